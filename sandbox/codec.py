@@ -1,0 +1,128 @@
+"""Type-tagged values: the only way values cross the sandbox boundary.
+
+JSON alone cannot tell a tuple from a list, 1 from 1.0, or carry NaN; a learner's object must never
+reach the host. Every value is therefore sent as a small tagged tree. Anything that is not exactly
+one of the built-in types below (a subclass, a numpy scalar, a Fraction) travels as ``other`` with
+its type name and a capped ``repr``, so the host can explain it without ever holding the object.
+
+This module is standard-library only: it runs inside the sandbox image as well as on the host.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+MAX_DEPTH = 64
+REPR_CAP = 200
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A value of a type the judge does not compare structurally, as seen from the host."""
+
+    type_name: str
+    text: str
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} {self.text}>"
+
+
+class CodecError(ValueError):
+    """A tagged tree does not follow the schema."""
+
+
+def _type_name(value: object) -> str:
+    kind = type(value)
+    module = getattr(kind, "__module__", "") or ""
+    name = getattr(kind, "__qualname__", kind.__name__)
+    return name if module == "builtins" else f"{module}.{name}"
+
+
+def _capped_repr(value: object) -> str:
+    try:
+        text = repr(value)
+    except BaseException as exc:  # a learner's __repr__ may raise anything
+        text = f"<repr failed: {type(exc).__name__}>"
+    if not isinstance(text, str):
+        text = "<repr returned a non-string>"
+    return text if len(text) <= REPR_CAP else text[: REPR_CAP - 3] + "..."
+
+
+def encode(value: object, depth: int = 0) -> dict[str, Any]:
+    """Encode a value as a tagged tree. Only exact built-in types are structural."""
+    kind = type(value)
+    if depth > MAX_DEPTH:
+        return {"t": "other", "type": _type_name(value), "repr": "<nested too deeply>"}
+    if value is None:
+        return {"t": "none"}
+    if kind is bool:
+        return {"t": "bool", "v": value}
+    if kind is int:
+        try:
+            return {"t": "int", "v": str(value)}
+        except ValueError:  # more digits than int-to-str allows
+            return {"t": "other", "type": "int", "repr": "<an int too large to print>"}
+    if kind is float:
+        return {"t": "float", "v": repr(value)}
+    if kind is str:
+        return {"t": "str", "v": value}
+    if kind is list or kind is tuple:
+        items = [encode(item, depth + 1) for item in value]  # type: ignore[attr-defined]
+        return {"t": "list" if kind is list else "tuple", "v": items}
+    if kind is dict:
+        pairs = [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]  # type: ignore[attr-defined]
+        return {"t": "dict", "v": pairs}
+    return {"t": "other", "type": _type_name(value), "repr": _capped_repr(value)}
+
+
+def decode(tree: object, depth: int = 0) -> Any:
+    """Decode a tagged tree strictly; raise CodecError on anything that breaks the schema."""
+    if depth > MAX_DEPTH + 1:
+        raise CodecError("value nested too deeply")
+    if not isinstance(tree, dict) or not isinstance(tree.get("t"), str):
+        raise CodecError("a value must be an object with a string tag 't'")
+    tag = tree["t"]
+    keys = set(tree)
+    expected_keys = {"none": {"t"}, "other": {"t", "type", "repr"}}.get(tag, {"t", "v"})
+    if keys != expected_keys:
+        raise CodecError(f"a {tag!r} value has keys {sorted(keys)}, expected {sorted(expected_keys)}")
+    raw = tree.get("v")
+    if tag == "none":
+        return None
+    if tag == "bool" and isinstance(raw, bool):
+        return raw
+    if tag == "int" and isinstance(raw, str):
+        try:
+            return int(raw)
+        except ValueError as exc:
+            raise CodecError(f"bad int {raw[:40]!r}") from exc
+    if tag == "float" and isinstance(raw, str):
+        try:
+            return float(raw)
+        except ValueError as exc:
+            raise CodecError(f"bad float {raw[:40]!r}") from exc
+    if tag == "str" and isinstance(raw, str):
+        return raw
+    if tag in ("list", "tuple") and isinstance(raw, list):
+        items = [decode(item, depth + 1) for item in raw]
+        return items if tag == "list" else tuple(items)
+    if tag == "dict" and isinstance(raw, list):
+        result: dict[Any, Any] = {}
+        for pair in raw:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise CodecError("a dict entry must be a [key, value] pair")
+            key = decode(pair[0], depth + 1)
+            try:
+                result[key] = decode(pair[1], depth + 1)
+            except TypeError as exc:  # an unhashable key such as a list
+                raise CodecError(f"unhashable dict key of type {type(key).__name__}") from exc
+        return result
+    if tag == "other" and isinstance(tree["type"], str) and isinstance(tree["repr"], str):
+        return Opaque(tree["type"], tree["repr"])
+    raise CodecError(f"unknown tag {tag!r} or a value of the wrong JSON type")
+
+
+def is_nan(value: object) -> bool:
+    return type(value) is float and math.isnan(value)

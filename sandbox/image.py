@@ -1,0 +1,96 @@
+"""Builds the sandbox image, from python:3.11-slim or offline from a debootstrap root file system.
+
+The tag is a hash of everything baked into the image, so a changed harness is a new image and a
+stale one is never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import docker
+from docker.errors import APIError, BuildError, DockerException, ImageNotFound
+
+from sandbox.interface import SandboxUnavailable
+
+HERE = Path(__file__).resolve().parent
+BAKED_FILES = ("Dockerfile", "__init__.py", "codec.py", "harness.py")
+ONLINE_BASE = "python:3.11-slim"
+OFFLINE_BASE = "metrics-judge-base:bookworm"
+REPOSITORY = "metrics-judge-sandbox"
+
+Progress = Callable[[str], None]
+
+
+def image_tag() -> str:
+    digest = hashlib.sha256()
+    for name in BAKED_FILES:
+        digest.update(name.encode() + b"\0" + (HERE / name).read_bytes())
+    return f"{REPOSITORY}:{digest.hexdigest()[:12]}"
+
+
+def has_image(client: docker.DockerClient, tag: str) -> bool:
+    try:
+        client.images.get(tag)
+    except ImageNotFound:
+        return False
+    return True
+
+
+def _online_base_ready(client: docker.DockerClient, progress: Progress) -> bool:
+    if has_image(client, ONLINE_BASE):
+        return True
+    progress(f"pulling {ONLINE_BASE}")
+    try:
+        client.images.pull(ONLINE_BASE)
+    except DockerException as exc:
+        progress(f"no registry reachable ({str(exc).splitlines()[0][:80]}); building offline")
+        return False
+    return True
+
+
+def build_offline_base(client: docker.DockerClient, progress: Progress) -> None:
+    """Make the base image from Debian packages with debootstrap (needs root)."""
+    if has_image(client, OFFLINE_BASE):
+        return
+    progress("building the offline base with debootstrap (about a minute)")
+    done = subprocess.run(
+        ["bash", str(HERE / "build_rootfs.sh"), OFFLINE_BASE], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise SandboxUnavailable(f"the offline base build failed: {done.stderr.strip()[-500:]}")
+
+
+def build_image(
+    client: docker.DockerClient, offline: bool | None = None, progress: Progress = lambda _: None
+) -> str:
+    """Build the sandbox image; offline=None tries the registry first and falls back."""
+    tag = image_tag()
+    if offline is None:
+        offline = not _online_base_ready(client, progress)
+    if offline:
+        build_offline_base(client, progress)
+    base = OFFLINE_BASE if offline else ONLINE_BASE
+    progress(f"building {tag} from {base}")
+    try:
+        client.images.build(
+            path=str(HERE), tag=tag, buildargs={"BASE": base}, rm=True, forcerm=True,
+            network_mode="none", pull=False,
+        )
+    except (BuildError, APIError) as exc:
+        raise SandboxUnavailable(f"the sandbox image build failed: {exc}") from exc
+    progress(f"built {tag}")
+    return tag
+
+
+def ensure_image(
+    client: docker.DockerClient, offline: bool | None = None, progress: Progress = lambda _: None
+) -> str:
+    """The current sandbox image's tag, building it first when it is missing."""
+    tag = image_tag()
+    if not has_image(client, tag):
+        build_image(client, offline, progress)
+    return tag
