@@ -1,0 +1,182 @@
+"""The `judge` command line: judge a file, browse and validate problems, build the sandbox."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from judge.grading import grade
+from judge.problems import ProblemError, discover, find_problem, load_problem
+from judge.results import Report, TestStatus, Verdict
+from judge.sandboxes import docker_sandbox
+from judge.settings import get_settings
+from judge.validation import validate_problem
+from sandbox.docker_runner import DockerSandbox
+from sandbox.interface import SandboxUnavailable
+
+app = typer.Typer(help="A judge for exercises that implement text-evaluation metrics.",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+problems_app = typer.Typer(help="Browse and validate problems.", no_args_is_help=True)
+sandbox_app = typer.Typer(help="Manage the sandbox image.", no_args_is_help=True)
+app.add_typer(problems_app, name="problems")
+app.add_typer(sandbox_app, name="sandbox")
+
+out = Console()
+err = Console(stderr=True)
+EXIT_USAGE = 2
+
+
+def fail(message: str) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}", highlight=False)
+    return typer.Exit(EXIT_USAGE)
+
+
+def open_sandbox() -> DockerSandbox:
+    with err.status("Preparing the sandbox...") as status:
+        try:
+            return docker_sandbox(lambda msg: status.update(f"Sandbox: {msg}"))
+        except SandboxUnavailable as exc:
+            raise fail(str(exc)) from exc
+
+
+STATUS_STYLE = {TestStatus.PASSED: "green"}
+
+
+def print_report(report: Report) -> None:
+    style = "green" if report.verdict is Verdict.ACCEPTED else "red"
+    out.print(f"[bold {style}]{report.verdict.value}[/]  score {report.score:.3f} "
+              f"({report.passed}/{len(report.tests)})  problem version {report.problem_version}")
+    if report.message:
+        out.print(report.message, highlight=False)
+    for test in report.tests:
+        colour = STATUS_STYLE.get(test.status, "red")
+        line = f"  [{colour}]{test.status.value:<22}[/] {test.visibility.value:<6} {test.name}"
+        out.print(line, highlight=False)
+        if test.status is TestStatus.PASSED:
+            continue
+        if test.visibility.value == "hidden":
+            out.print(f"      {test.category}", highlight=False)
+            continue
+        args = ", ".join(repr(a) for a in test.args or [])
+        out.print(f"      call:     f({args})", highlight=False)
+        out.print(f"      expected: {test.expected!r}", highlight=False)
+        out.print(f"      actual:   {test.actual!r}", highlight=False)
+        if test.explanation:
+            out.print(f"      why:      {test.explanation}", highlight=False)
+        if test.stdout:
+            out.print(f"      stdout:   {test.stdout[:500]!r}", highlight=False)
+
+
+@app.command()
+def run(
+    slug: str,
+    file: Path,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    public_only: Annotated[bool, typer.Option("--public-only", help="Skip hidden tests.")] = False,
+) -> None:
+    """Judge FILE against problem SLUG's public and hidden tests."""
+    try:
+        problem = find_problem(get_settings().problems_dir, slug)
+    except ProblemError as exc:
+        raise fail(str(exc)) from exc
+    try:
+        code = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise fail(f"cannot read {file}: {exc}") from exc
+    sandbox = open_sandbox()
+    with err.status(f"Judging {file} against {slug}..."):
+        report = grade(problem, code, sandbox, include_hidden=not public_only)
+    if report.verdict is Verdict.INTERNAL_ERROR:
+        raise fail(report.message)
+    if as_json:
+        sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False) + "\n")
+    else:
+        print_report(report)
+    raise typer.Exit(0 if report.verdict is Verdict.ACCEPTED else 1)
+
+
+@problems_app.command("list")
+def list_problems() -> None:
+    """List the problems with their difficulty, tags and test counts."""
+    table = Table("slug", "title", "difficulty", "tags", "public", "hidden")
+    for folder in discover(get_settings().problems_dir):
+        try:
+            p = load_problem(folder)
+        except ProblemError as exc:
+            table.add_row(folder.name, f"[red]invalid: {exc}[/]", "", "", "", "")
+            continue
+        table.add_row(p.slug, p.title, p.difficulty, ", ".join(p.tags),
+                      str(len(p.public_tests)), str(len(p.hidden_tests)))
+    out.print(table)
+
+
+@problems_app.command("show")
+def show_problem(slug: str) -> None:
+    """Show a problem's statement, signature, limits and public tests."""
+    try:
+        p = find_problem(get_settings().problems_dir, slug)
+    except ProblemError as exc:
+        raise fail(str(exc)) from exc
+    out.print(f"[bold]{p.title}[/] ({p.slug}, {p.difficulty}; version {p.version})")
+    out.print(p.signature, highlight=False)
+    out.print(f"limits: {p.limits.time_per_test} s per test, {p.limits.memory_mb} MB; checker "
+              f"{p.checker.name}", highlight=False)
+    out.print()
+    out.print(p.statement, highlight=False)
+    out.print("[bold]Public tests[/]")
+    for t in p.public_tests:
+        expected = f"raises {t.raises}" if t.raises else repr(t.expected)
+        out.print(f"  {t.name}: args={t.args!r} kwargs={t.kwargs!r} -> {expected}",
+                  highlight=False)
+    out.print(f"  and {len(p.hidden_tests)} hidden tests")
+
+
+@problems_app.command("validate")
+def validate(slugs: Annotated[list[str] | None, typer.Argument()] = None) -> None:
+    """Prove problems: reference accepted twice alike, each wrong solution its declared verdict."""
+    root = get_settings().problems_dir
+    try:
+        problems = ([find_problem(root, s) for s in slugs] if slugs
+                    else [load_problem(f) for f in discover(root)])
+    except ProblemError as exc:
+        raise fail(str(exc)) from exc
+    sandbox = open_sandbox()
+    failures: list[str] = []
+    with err.status("Validating...") as status:
+        for problem in problems:
+            found = validate_problem(problem, sandbox, lambda m: status.update(f"Validating {m}"))
+            mark = "[green]ok[/]" if not found else "[red]FAILED[/]"
+            out.print(f"{mark} {problem.slug} ({len(problem.wrong)} wrong solutions)")
+            failures += found
+    for failure in failures:
+        out.print(f"  [red]-[/] {failure}", highlight=False)
+    raise typer.Exit(1 if failures else 0)
+
+
+@sandbox_app.command("build")
+def build(
+    offline: Annotated[bool, typer.Option(
+        "--offline", help="Build from a debootstrap root file system; no registry needed.")] = False,
+) -> None:
+    """Build the sandbox image (from python:3.11-slim, or offline)."""
+    from sandbox.docker_runner import connect
+    from sandbox.image import build_image
+
+    try:
+        client = connect()
+        with err.status("Building the sandbox image...") as status:
+            tag = build_image(client, True if offline else get_settings().sandbox_offline,
+                              lambda m: status.update(m))
+    except SandboxUnavailable as exc:
+        raise fail(str(exc)) from exc
+    out.print(f"built {tag}")
+
+
+if __name__ == "__main__":
+    app()
