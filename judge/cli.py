@@ -162,7 +162,7 @@ def validate(slugs: Annotated[list[str] | None, typer.Argument()] = None) -> Non
 @sandbox_app.command("build")
 def build(
     offline: Annotated[bool, typer.Option(
-        "--offline", help="Build from a debootstrap root file system; no registry needed.")] = False,
+        "--offline", help="Build from a debootstrap root file system, no registry.")] = False,
 ) -> None:
     """Build the sandbox image (from python:3.11-slim, or offline)."""
     from sandbox.docker_runner import connect

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from judge.checkers import CHECKERS, Mismatch, type_name
 from judge.explanations import explain, explain_mutation
@@ -80,12 +79,9 @@ def _check_call(problem: Problem, test: TestCase, call: CallRecord) -> tuple[
 def _result(problem: Problem, test: TestCase, call: CallRecord) -> TestResult:
     status, explanation, category, _ = _check_call(problem, test, call)
     if test.hidden:
-        if problem.hidden_policy == "status":
-            category = ""
-        return TestResult(
-            name=test.name, visibility=Visibility.HIDDEN, status=status,
-            category=category or CATEGORY_MESSAGES[status], seconds=call.seconds,
-        )
+        shown = "" if problem.hidden_policy == "status" else category or CATEGORY_MESSAGES[status]
+        return TestResult(name=test.name, visibility=Visibility.HIDDEN, status=status,
+                          category=shown, seconds=call.seconds)
     return TestResult(
         name=test.name,
         visibility=Visibility.PUBLIC,

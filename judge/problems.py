@@ -55,6 +55,8 @@ class Rules:
 
 @dataclass(frozen=True)
 class TestCase:
+    __test__ = False  # not a pytest test class
+
     name: str
     args: list[Any]
     kwargs: dict[str, Any] = field(default_factory=dict)
@@ -124,7 +126,8 @@ class _Table:
         if kind is float and type(value) is int:
             value = float(value)
         if not isinstance(value, kind) or (kind is int and type(value) is bool):
-            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            names = " or ".join(k.__name__ for k in kinds)
             raise ProblemError(f"{self.file}: {self.where}{key!r} must be {names}, got {value!r}")
         return value
 
@@ -191,9 +194,8 @@ def _parse_tests(
             raise ProblemError(f"{where} must be an object")
         unknown = sorted(set(item) - TEST_KEYS)
         if unknown:
-            raise ProblemError(
-                f"{where}: unknown key {unknown[0]!r}; valid keys are {', '.join(sorted(TEST_KEYS))}"
-            )
+            valid = ", ".join(sorted(TEST_KEYS))
+            raise ProblemError(f"{where}: unknown key {unknown[0]!r}; valid keys are {valid}")
         name = item.get("name")
         if not isinstance(name, str) or not name:
             raise ProblemError(f"{where}: 'name' must be a non-empty string")
@@ -302,8 +304,9 @@ def load_problem(folder: Path) -> Problem:
     checker = CheckerSpec(chk.get("name", str, "exact"), chk.get("abs_tol", float, 0.0),
                           chk.get("rel_tol", float, 0.0))
     if checker.name not in CHECKERS:
+        valid = ", ".join(CHECKERS)
         raise ProblemError(
-            f"{file}: unknown checker.name {checker.name!r}; valid checkers are {', '.join(CHECKERS)}"
+            f"{file}: unknown checker.name {checker.name!r}; valid checkers are {valid}"
         )
 
     rule = top.table("rules", {"immutable_arguments", "forbidden_imports", "forbidden_calls"})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from sandbox.codec import CodecError, decode
@@ -17,7 +17,7 @@ from sandbox.interface import RawRun, Stop
 LINE_CAP = 8 * 1024 * 1024
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     RETURNED = "returned"
     RAISED = "raised"
     TIMEOUT = "timeout"
@@ -71,11 +71,13 @@ def _error(raw: Any) -> ErrorInfo:
 
 def _call(raw: dict[str, Any]) -> CallRecord:
     try:
-        outcome = Outcome(raw.get("outcome"))
+        outcome = Outcome(str(raw.get("outcome")))
     except ValueError as exc:
         raise MalformedRecord(f"unknown outcome {raw.get('outcome')!r}") from exc
     seconds = raw.get("seconds")
-    record = CallRecord(outcome, seconds=float(seconds) if type(seconds) in (int, float) else None)
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+        seconds = None
+    record = CallRecord(outcome, seconds=seconds)
     try:
         if outcome is Outcome.RETURNED:
             record.value = decode(raw["value"])

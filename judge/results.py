@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from sandbox.codec import Opaque
 
 
-class TestStatus(str, Enum):
+class TestStatus(StrEnum):
+    __test__ = False  # not a pytest test class
+
     PASSED = "passed"
     WRONG_ANSWER = "wrong_answer"
     RUNTIME_ERROR = "runtime_error"
@@ -18,7 +20,7 @@ class TestStatus(str, Enum):
     OUTPUT_LIMIT_EXCEEDED = "output_limit_exceeded"
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     ACCEPTED = "accepted"
     WRONG_ANSWER = "wrong_answer"
     RUNTIME_ERROR = "runtime_error"
@@ -30,7 +32,7 @@ class Verdict(str, Enum):
     INTERNAL_ERROR = "internal_error"
 
 
-class Visibility(str, Enum):
+class Visibility(StrEnum):
     PUBLIC = "public"
     HIDDEN = "hidden"
 
@@ -48,7 +50,7 @@ CATEGORY_MESSAGES: dict[TestStatus, str] = {
 
 def json_safe(value: Any) -> Any:
     """A JSON form of a checked value; tuples become lists, so ``*_repr`` fields keep the detail."""
-    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+    if (isinstance(value, float) and value != value) or value in (float("inf"), float("-inf")):
         return repr(value)
     if isinstance(value, list | tuple):
         return [json_safe(v) for v in value]
@@ -62,6 +64,7 @@ def json_safe(value: Any) -> Any:
 @dataclass
 class TestResult:
     """One test's outcome. Hidden tests carry only name, visibility, status and category."""
+    __test__ = False  # not a pytest test class
 
     name: str
     visibility: Visibility

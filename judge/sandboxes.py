@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox, connect, sweep_leftovers
 from sandbox.image import Progress, ensure_image
-
-from judge.settings import get_settings
 
 
 def docker_sandbox(progress: Progress = lambda _: None) -> DockerSandbox:

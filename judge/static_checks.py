@@ -71,12 +71,10 @@ def forbidden_constructs(tree: ast.AST, problem: Problem) -> StaticFailure | Non
         for module in _imported_modules(node):
             hit = _banned(module, banned_modules)
             if hit:
+                line = getattr(node, "lineno", None)
                 why = "an LLM SDK" if hit in LLM_SDK_MODULES else "forbidden in this problem"
-                return StaticFailure(
-                    Verdict.FORBIDDEN,
-                    f"line {node.lineno}: importing {module!r} is not allowed ({why})",
-                    node.lineno,  # type: ignore[attr-defined]
-                )
+                message = f"line {line}: importing {module!r} is not allowed ({why})"
+                return StaticFailure(Verdict.FORBIDDEN, message, line)
         if isinstance(node, ast.Call):
             called = _dotted(node.func)
             for name in problem.rules.forbidden_calls:

@@ -87,7 +87,8 @@ def decode(tree: object, depth: int = 0) -> Any:
     keys = set(tree)
     expected_keys = {"none": {"t"}, "other": {"t", "type", "repr"}}.get(tag, {"t", "v"})
     if keys != expected_keys:
-        raise CodecError(f"a {tag!r} value has keys {sorted(keys)}, expected {sorted(expected_keys)}")
+        wanted = sorted(expected_keys)
+        raise CodecError(f"a {tag!r} value has keys {sorted(keys)}, expected {wanted}")
     raw = tree.get("v")
     if tag == "none":
         return None

@@ -5,6 +5,7 @@ Every limit is set here, from outside the learner's process: the container canno
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import struct
@@ -15,7 +16,6 @@ import docker
 from docker.errors import DockerException, NotFound
 from docker.types import Ulimit
 
-from sandbox import codec
 from sandbox.interface import Limits, Payload, RawRun, SandboxUnavailable, Stop
 
 LABEL = "metrics-judge.sandbox"
@@ -129,10 +129,8 @@ def _final_state(container: Any) -> dict[str, Any]:
     return state
 
 def _remove(container: Any) -> None:
-    try:
+    with contextlib.suppress(NotFound):
         container.remove(force=True, v=True)
-    except NotFound:
-        pass
 
 def _read_until_done(sock: socket.socket, limits: Limits, started: float) -> RawRun:
     """Demultiplex the attach stream into stdout lines, enforcing the host-side clocks and cap.

@@ -1,7 +1,8 @@
 """Runs a learner's function inside the sandbox container. Standard library only.
 
-Protocol. stdin carries a byte count line, then one JSON payload: ``{"code", "function", "tests": [{"id", "args",
-"kwargs"}], "time_limit", "memory_bytes", "stdout_cap"}`` with arguments as tagged values
+Protocol. stdin carries a byte count line, then one JSON payload: ``{"code", "function",
+"tests": [{"id", "args", "kwargs"}], "time_limit", "memory_bytes", "stdout_cap"}`` with arguments
+as tagged values
 (``sandbox.codec``). Expected outputs are never part of it. stdout carries one JSON record per
 line: first ``{"kind": "import", ...}``, then per test a ``{"kind": "begin", "id"}`` and a
 ``{"kind": "test", ...}``, and finally ``{"kind": "done"}``. Records carry values, never verdicts;

@@ -6,7 +6,7 @@ The judge never sees Docker; tests swap in a fake that implements ``Sandbox``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol
 
 
@@ -29,6 +29,7 @@ class Limits:
 @dataclass(frozen=True)
 class TestInput:
     """One call to make: its id and tagged arguments (see ``sandbox.codec``). No expected value."""
+    __test__ = False  # not a pytest test class
 
     id: str
     args: list[Any]
@@ -43,7 +44,7 @@ class Payload:
     limits: Limits
 
 
-class Stop(str, Enum):
+class Stop(StrEnum):
     """Why the host stopped a container before the harness finished."""
 
     WALL_CLOCK = "wall_clock"

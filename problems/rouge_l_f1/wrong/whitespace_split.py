@@ -1,0 +1,22 @@
+# verdict: wrong_answer
+# Mistake: splits on whitespace only, so punctuation stays glued to words ("mat!" != "mat").
+def _lcs(a, b):
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            if a[i - 1] == b[j - 1]:
+                table[i][j] = table[i - 1][j - 1] + 1
+            else:
+                table[i][j] = max(table[i - 1][j], table[i][j - 1])
+    return table[-1][-1]
+
+
+def rouge_l_f1(output, expected):
+    o, e = output.lower().split(), expected.lower().split()
+    if not o or not e:
+        return 0.0
+    lcs = _lcs(o, e)
+    if lcs == 0:
+        return 0.0
+    p, r = lcs / len(o), lcs / len(e)
+    return 2 * p * r / (p + r)

@@ -1,0 +1,329 @@
+"""The sandbox through the real container: each test asserts what a learner would see."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from judge.grading import grade
+from judge.problems import Problem
+from judge.results import Report, TestStatus, Verdict
+from sandbox.docker_runner import LABEL, DockerSandbox, container_options
+from sandbox.interface import Limits
+
+pytestmark = pytest.mark.docker
+
+
+@pytest.fixture(autouse=True)
+def no_leftovers(docker_sandbox: DockerSandbox) -> Iterator[None]:
+    yield
+    left = docker_sandbox.client.containers.list(all=True, filters={"label": LABEL})
+    assert left == [], "a sandbox container was left behind"
+
+
+def judge(problem: Problem, sandbox: DockerSandbox, code: str) -> Report:
+    return grade(problem, code, sandbox)
+
+
+def statuses(report: Report) -> list[TestStatus]:
+    return [t.status for t in report.tests]
+
+
+def test_reference_is_accepted(secret_problem: Problem, docker_sandbox: DockerSandbox) -> None:
+    report = judge(secret_problem, docker_sandbox, secret_problem.reference)
+    assert report.verdict is Verdict.ACCEPTED
+    assert report.score == 1.0
+
+
+@pytest.mark.parametrize("wrong", ["guess", "spin"])
+def test_wrong_solutions_get_their_verdict(
+    secret_problem: Problem, docker_sandbox: DockerSandbox, wrong: str
+) -> None:
+    solution = next(w for w in secret_problem.wrong if w.name == wrong)
+    assert judge(secret_problem, docker_sandbox, solution.code).verdict is solution.verdict
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["while True:\n        pass", "import time\n    time.sleep(1e6)"],
+    ids=["busy-loop", "sleep"],
+)
+def test_endless_calls_hit_the_time_limit_in_time(
+    secret_problem: Problem, docker_sandbox: DockerSandbox, body: str
+) -> None:
+    code = f"def lookup(key):\n    {body}\n"
+    started = time.monotonic()
+    report = judge(secret_problem, docker_sandbox, code)
+    elapsed = time.monotonic() - started
+    assert report.verdict is Verdict.TIME_LIMIT_EXCEEDED
+    assert set(statuses(report)) == {TestStatus.TIME_LIMIT_EXCEEDED}
+    # 5 tests at a 1 s limit each, plus container start-up and a small margin.
+    assert elapsed < 5 * 1.0 + 4
+
+
+def test_signal_handlers_cannot_dodge_the_time_limit(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    code = (
+        "import signal\n"
+        "for s in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):\n"
+        "    signal.signal(s, signal.SIG_IGN)\n"
+        "def lookup(key):\n    while True:\n        pass\n"
+    )
+    report = judge(secret_problem, docker_sandbox, code)
+    assert report.verdict is Verdict.TIME_LIMIT_EXCEEDED
+
+
+def test_huge_allocation_is_memory_limit_exceeded(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    report = judge(secret_problem, docker_sandbox, "def lookup(key):\n    return bytearray(10**10)\n")
+    assert report.verdict is Verdict.MEMORY_LIMIT_EXCEEDED
+
+
+def test_growing_memory_is_memory_limit_exceeded(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    code = "def lookup(key):\n    chunks = []\n    while True:\n        chunks.append(b'x' * 10**6)\n"
+    report = judge(secret_problem, docker_sandbox, code)
+    assert report.verdict is Verdict.MEMORY_LIMIT_EXCEEDED
+
+
+def test_print_flood_is_output_limit_exceeded(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    code = "def lookup(key):\n    while True:\n        print('spam' * 100)\n"
+    report = judge(secret_problem, docker_sandbox, code)
+    assert report.verdict is Verdict.OUTPUT_LIMIT_EXCEEDED
+
+
+def test_fork_bomb_is_contained(secret_problem: Problem, docker_sandbox: DockerSandbox) -> None:
+    code = (
+        "import os\n"
+        "def lookup(key):\n"
+        "    while True:\n"
+        "        try:\n"
+        "            os.fork()\n"
+        "        except OSError:\n"
+        "            pass\n"
+    )
+    started = time.monotonic()
+    report = judge(secret_problem, docker_sandbox, code)
+    assert report.verdict is not Verdict.ACCEPTED
+    assert time.monotonic() - started < 40
+    # The engine is still usable afterwards: the next submission is judged normally.
+    assert judge(secret_problem, docker_sandbox, secret_problem.reference).verdict is Verdict.ACCEPTED
+
+
+def _probe(problem: Problem, sandbox: DockerSandbox, body: str) -> str:
+    """Run code whose public-test return value is a probe's finding, and read that finding."""
+    code = "def lookup(key):\n" + "\n".join("    " + line for line in body.splitlines()) + "\n"
+    report = judge(problem, sandbox, code)
+    actual = report.tests[0].actual
+    assert isinstance(actual, str), report.tests[0].explanation
+    return actual
+
+
+def test_network_is_unreachable(secret_problem: Problem, docker_sandbox: DockerSandbox) -> None:
+    found = _probe(secret_problem, docker_sandbox, (
+        "import socket\n"
+        "results = []\n"
+        "for host, port in (('1.1.1.1', 53), ('8.8.8.8', 443), ('127.0.0.1', 5432)):\n"
+        "    s = socket.socket()\n"
+        "    s.settimeout(0.5)\n"
+        "    try:\n"
+        "        s.connect((host, port))\n"
+        "        results.append('connected')\n"
+        "    except OSError as exc:\n"
+        "        results.append(type(exc).__name__)\n"
+        "names = [n for _, n in socket.if_nameindex()]\n"
+        "return ','.join(results) + '|' + ','.join(names)\n"
+    ))
+    attempts, interfaces = found.split("|")
+    assert "connected" not in attempts
+    assert interfaces == "lo"
+
+
+def test_writes_outside_tmp_fail_and_tmp_is_noexec(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    found = _probe(secret_problem, docker_sandbox, (
+        "import os, subprocess\n"
+        "out = []\n"
+        "for path in ('/etc/judge', '/opt/judge/sandbox/x.py', '/home/x', '/x'):\n"
+        "    try:\n"
+        "        open(path, 'w').write('x')\n"
+        "        out.append('wrote ' + path)\n"
+        "    except OSError as exc:\n"
+        "        out.append(type(exc).__name__)\n"
+        "open('/tmp/run.sh', 'w').write('#!/bin/sh\\necho hi\\n')\n"
+        "os.chmod('/tmp/run.sh', 0o755)\n"
+        "try:\n"
+        "    subprocess.run(['/tmp/run.sh'], check=True)\n"
+        "    out.append('executed')\n"
+        "except OSError as exc:\n"
+        "    out.append('noexec ' + type(exc).__name__)\n"
+        "out.append('uid=%d' % os.getuid())\n"
+        "return ';'.join(out)\n"
+    ))
+    assert "wrote" not in found
+    assert "executed" not in found and "noexec PermissionError" in found
+    assert "uid=65534" in found
+
+
+def test_hidden_expected_values_are_nowhere_in_the_sandbox(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    """Search the file system, the stack frames and every tracked object for the markers."""
+    found = _probe(secret_problem, docker_sandbox, (
+        "import gc, os, re, sys\n"
+        "pattern = re.compile('zq' + '-secret-' + '[0-9]+')\n"
+        "hits = set()\n"
+        "def scan(text):\n"
+        "    if isinstance(text, bytes):\n"
+        "        text = text.decode('latin-1')\n"
+        "    if isinstance(text, str):\n"
+        "        hits.update(pattern.findall(text))\n"
+        "for obj in gc.get_objects():\n"
+        "    if isinstance(obj, dict):\n"
+        "        for k, v in list(obj.items()):\n"
+        "            scan(k); scan(v)\n"
+        "    elif isinstance(obj, (list, tuple, set)):\n"
+        "        for v in list(obj):\n"
+        "            scan(v)\n"
+        "frame = sys._getframe()\n"
+        "while frame is not None:\n"
+        "    for v in list(frame.f_locals.values()) + list(frame.f_globals.values()):\n"
+        "        scan(v); scan(repr(v)[:100000])\n"
+        "    frame = frame.f_back\n"
+        "for root, dirs, files in os.walk('/'):\n"
+        "    if root.startswith(('/proc', '/sys', '/dev')):\n"
+        "        dirs[:] = []\n"
+        "        continue\n"
+        "    for name in files:\n"
+        "        try:\n"
+        "            with open(os.path.join(root, name), 'rb') as f:\n"
+        "                scan(f.read(2000000))\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    for part in ('cmdline', 'environ'):\n"
+        "        try:\n"
+        "            scan(open(f'/proc/{pid}/{part}', 'rb').read())\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "return ','.join(sorted(hits))\n"
+    ))
+    assert found == ""
+
+
+def test_object_whose_eq_is_always_true_is_not_accepted(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    code = (
+        "class Anything(str):\n"
+        "    def __eq__(self, other):\n        return True\n"
+        "    def __ne__(self, other):\n        return False\n"
+        "    __hash__ = str.__hash__\n"
+        "def lookup(key):\n    return Anything('x')\n"
+    )
+    report = judge(secret_problem, docker_sandbox, code)
+    assert report.verdict is Verdict.WRONG_ANSWER
+    assert "wrong type: expected str, got solution.Anything" in (report.tests[0].explanation or "")
+
+
+@pytest.mark.parametrize("ending", ["import os\n        os._exit(0)", "raise SystemExit(0)"],
+                         ids=["os-exit", "system-exit"])
+def test_ending_the_process_after_the_first_test_fails_the_rest(
+    secret_problem: Problem, docker_sandbox: DockerSandbox, ending: str
+) -> None:
+    code = (
+        "def lookup(key):\n"
+        "    if key == 'a':\n        return 'zq-secret-101'\n"
+        f"    else:\n        {ending}\n"
+    )
+    report = judge(secret_problem, docker_sandbox, code)
+    assert report.tests[0].status is TestStatus.PASSED
+    assert all(t.status is TestStatus.RUNTIME_ERROR for t in report.tests[1:])
+    assert report.verdict is Verdict.RUNTIME_ERROR
+    assert report.score == pytest.approx(1 / 5)
+
+
+def test_exit_while_loading_fails_every_test(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    report = judge(secret_problem, docker_sandbox, "import os\nos._exit(0)\ndef lookup(key): ...\n")
+    assert report.verdict is Verdict.RUNTIME_ERROR
+    assert report.score == 0.0
+
+
+def test_runtime_error_names_exception_and_line(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    report = judge(secret_problem, docker_sandbox, "def lookup(key):\n    x = 1\n    return {}[key]\n")
+    assert report.verdict is Verdict.RUNTIME_ERROR
+    assert report.tests[0].explanation == "KeyError at line 3: 'a'"
+
+
+def test_stdout_is_captured_per_test(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    report = judge(secret_problem, docker_sandbox, "def lookup(key):\n    print('k', key)\n    return key\n")
+    assert report.tests[0].stdout == "k a\n"
+    assert report.tests[1].stdout == "k b\n"
+
+
+def test_every_limit_is_set_on_the_container() -> None:
+    limits = Limits(memory_mb=128, pids=32, cpus=0.5, file_size_bytes=1000, open_files=20)
+    options = container_options(limits, expires=0)
+    assert options["network_mode"] == "none" and options["network_disabled"] is True
+    assert options["read_only"] is True
+    assert "noexec" in options["tmpfs"]["/tmp"]
+    assert options["user"] == "65534:65534"
+    assert options["cap_drop"] == ["ALL"]
+    assert options["security_opt"] == ["no-new-privileges"]
+    assert options["pids_limit"] == 32
+    assert options["mem_limit"] == options["memswap_limit"] == "128m"
+    assert options["nano_cpus"] == 500_000_000
+    ulimits = {u["Name"]: u["Soft"] for u in options["ulimits"]}
+    assert ulimits["fsize"] == 1000 and ulimits["nofile"] == 20
+
+
+def test_limits_hold_inside_a_running_container(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    """Read the limits back from inside: what the kernel enforces, not what we asked for."""
+    found = _probe(secret_problem, docker_sandbox, (
+        "import os, resource\n"
+        "caps = [l for l in open('/proc/self/status') if l.startswith(('CapEff', 'NoNewPrivs'))]\n"
+        "fsize = resource.getrlimit(resource.RLIMIT_FSIZE)[0]\n"
+        "nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[0]\n"
+        "ro = 'ro' in [l.split()[3].split(',') for l in open('/proc/mounts') if l.split()[1] == '/'][0]\n"
+        "return ' '.join(c.split()[1] for c in caps) + f' {fsize} {nofile} {ro}'\n"
+    ))
+    cap_eff, no_new_privs, fsize, nofile, read_only = found.split()
+    assert int(cap_eff, 16) == 0
+    assert no_new_privs == "1"
+    assert int(fsize) == Limits().file_size_bytes and int(nofile) == Limits().open_files
+    assert read_only == "True"
+
+
+def test_host_wall_clock_stops_a_wedged_harness(docker_sandbox: DockerSandbox) -> None:
+    """Even if the in-container timer is defeated, the host's clock ends the run."""
+    from judge.grading import build_payload
+
+    problem_code = "import time\ntime.sleep(1e6)\ndef lookup(key): ...\n"  # hangs while loading
+    from judge.problems import load_problem
+    from tests.conftest import FIXTURES
+
+    problem = load_problem(FIXTURES / "problems" / "secret_lookup")
+    payload = build_payload(problem, problem_code, problem.public_tests)
+    payload = dataclasses.replace(payload, limits=dataclasses.replace(payload.limits,
+                                                                      time_per_submission=3.0))
+    started = time.monotonic()
+    run = docker_sandbox.run(payload)
+    assert run.stopped is not None
+    assert time.monotonic() - started < 3.0 + 3
