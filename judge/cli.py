@@ -17,7 +17,8 @@ from judge.results import Report, TestStatus, Verdict
 from judge.sandboxes import docker_sandbox
 from judge.settings import get_settings
 from judge.validation import validate_problem
-from sandbox.docker_runner import DockerSandbox
+from sandbox.docker_runner import DockerSandbox, connect
+from sandbox.image import build_image, ensure_image
 from sandbox.interface import SandboxUnavailable
 
 app = typer.Typer(help="A judge for exercises that implement text-evaluation metrics.",
@@ -163,16 +164,16 @@ def validate(slugs: Annotated[list[str] | None, typer.Argument()] = None) -> Non
 def build(
     offline: Annotated[bool, typer.Option(
         "--offline", help="Build from a debootstrap root file system, no registry.")] = False,
+    if_missing: Annotated[bool, typer.Option(
+        "--if-missing", help="Do nothing when the current image exists.")] = False,
 ) -> None:
     """Build the sandbox image (from python:3.11-slim, or offline)."""
-    from sandbox.docker_runner import connect
-    from sandbox.image import build_image
-
+    mode = True if offline else get_settings().sandbox_offline
     try:
         client = connect()
         with err.status("Building the sandbox image...") as status:
-            tag = build_image(client, True if offline else get_settings().sandbox_offline,
-                              lambda m: status.update(m))
+            build = ensure_image if if_missing else build_image
+            tag = build(client, mode, lambda m: status.update(m))
     except SandboxUnavailable as exc:
         raise fail(str(exc)) from exc
     out.print(f"built {tag}")
