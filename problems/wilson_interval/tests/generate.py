@@ -1,0 +1,94 @@
+"""Rebuild tests/hidden.json for wilson_interval deterministically.
+
+Run from anywhere: python problems/wilson_interval/tests/generate.py
+Expected values come from reference.py in the problem folder.
+"""
+
+import importlib.util
+import json
+import math
+import random
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+FOLDER = TESTS.parent
+SEED = 1927
+
+
+def load_reference():
+    spec = importlib.util.spec_from_file_location("wilson_interval_reference", FOLDER / "reference.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.wilson_interval
+
+
+# (name, args, kwargs)
+EDGE_CASES = [
+    ("one_of_one", [1, 1], {}),
+    ("zero_of_one", [0, 1], {}),
+    ("half_of_two", [1, 2], {}),
+    ("half_of_fifty", [25, 50], {}),
+    ("perfect_fifty", [50, 50], {}),
+    ("zero_of_fifty", [0, 50], {}),
+    ("one_of_fifty", [1, 50], {}),
+    ("forty_nine_of_fifty", [49, 50], {}),
+    ("perfect_hundred_fifty", [150, 150], {}),
+    ("large_n_half", [500000, 1000000], {}),
+    ("large_n_one_success", [1, 1000000], {}),
+    ("large_n_all_but_one", [999999, 1000000], {}),
+    ("z_integer_one", [7, 15], {"z": 1}),
+    ("z_small", [7, 15], {"z": 0.5}),
+    ("z_large", [7, 15], {"z": 4.0}),
+    ("z_90_percent_perfect", [15, 15], {"z": 1.645}),
+    ("z_positional", [3, 20, 2.576], {}),
+    ("zero_answers_one_correct", [1, 0], {}),
+    ("negative_n", [0, -5], {}),
+    ("correct_above_n", [16, 15], {}),
+    ("negative_correct", [-1, 15], {}),
+]
+
+
+def main():
+    wilson_interval = load_reference()
+    rng = random.Random(SEED)
+    cases = list(EDGE_CASES)
+    for i in range(24):
+        n = rng.choice([rng.randint(1, 20), rng.randint(15, 50), rng.randint(50, 2000)])
+        correct = rng.choice([0, n, rng.randint(0, n), rng.randint(0, n), rng.randint(0, n)])
+        roll = rng.random()
+        if roll < 0.5:
+            cases.append((f"random_default_z_{i:02d}", [correct, n], {}))
+        elif roll < 0.75:
+            cases.append((f"random_keyword_z_{i:02d}", [correct, n],
+                          {"z": rng.choice([1.0, 1.645, 2.326, 2.576, 3.291])}))
+        else:
+            cases.append((f"random_any_z_{i:02d}", [correct, n, round(rng.uniform(0.1, 5.0), 4)], {}))
+
+    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
+    tests = []
+    for name, args, kwargs in cases:
+        assert name not in public_names, name
+        call_kwargs = {key: float(value) for key, value in kwargs.items()}
+        call_args = list(args[:2]) + [float(a) for a in args[2:]]
+        test = {"name": name, "args": args}
+        if kwargs:
+            test["kwargs"] = kwargs
+        try:
+            lower, upper = wilson_interval(*call_args, **call_kwargs)
+        except ValueError:
+            test["raises"] = "ValueError"
+        else:
+            assert type(lower) is float and type(upper) is float, name
+            assert math.isfinite(lower) and math.isfinite(upper), name
+            assert 0.0 <= lower <= upper <= 1.0, (name, lower, upper)
+            test["expected"] = [lower, upper]
+        tests.append(test)
+    names = [t["name"] for t in tests]
+    assert len(names) == len(set(names))
+    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
+    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
+    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+# verdict: wrong_answer
+# Mistake: hard-codes 1.96 and ignores the z argument, so a 99% interval comes out as a 95% one.
+import math
+
+
+def wilson_interval(correct, n, z=1.96):
+    if n < 1 or correct < 0 or correct > n:
+        raise ValueError("bad counts")
+    z = 1.96
+    p = correct / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    margin = z / denominator * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (max(0.0, centre - margin), min(1.0, centre + margin))
