@@ -78,15 +78,15 @@ def _check_call(problem: Problem, test: TestCase, call: CallRecord) -> tuple[
 
 def _result(problem: Problem, test: TestCase, call: CallRecord) -> TestResult:
     status, explanation, category, _ = _check_call(problem, test, call)
-    if test.hidden:
-        shown = "" if problem.hidden_policy == "status" else category or CATEGORY_MESSAGES[status]
-        return TestResult(name=test.name, visibility=Visibility.HIDDEN, status=status,
-                          category=shown, seconds=call.seconds)
+    category = category or CATEGORY_MESSAGES[status]
+    if test.hidden and problem.hidden_policy == "status":
+        category = ""
+    # Hidden tests keep their details for the problem's owner; TestResult.as_json redacts them.
     return TestResult(
         name=test.name,
-        visibility=Visibility.PUBLIC,
+        visibility=Visibility.HIDDEN if test.hidden else Visibility.PUBLIC,
         status=status,
-        category=category or CATEGORY_MESSAGES[status],
+        category=category,
         seconds=call.seconds,
         args=list(test.args),
         kwargs=dict(test.kwargs),

@@ -61,6 +61,17 @@ def json_safe(value: Any) -> Any:
     return value
 
 
+HIDDEN_TEST_FIELDS = ("name", "visibility", "status", "category", "seconds")
+
+
+def redact(test: dict[str, Any]) -> dict[str, Any]:
+    """What anyone but the problem's owner may see of a test: all of a public one, and of a
+    hidden one only its name, status and category, never arguments or values."""
+    if test.get("visibility") != Visibility.HIDDEN.value:
+        return test
+    return {k: test.get(k) for k in HIDDEN_TEST_FIELDS}
+
+
 @dataclass
 class TestResult:
     """One test's outcome. Hidden tests carry only name, visibility, status and category."""
@@ -79,7 +90,8 @@ class TestResult:
     explanation: str | None = None
     note: str | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, reveal_hidden: bool = False) -> dict[str, Any]:
+        """The test as JSON; a hidden test is redacted unless its owner asks (reveal_hidden)."""
         data: dict[str, Any] = {
             "name": self.name,
             "visibility": self.visibility.value,
@@ -87,8 +99,6 @@ class TestResult:
             "category": self.category,
             "seconds": self.seconds,
         }
-        if self.visibility is Visibility.HIDDEN:
-            return data
         data.update(
             args=json_safe(self.args),
             kwargs=json_safe(self.kwargs),
@@ -100,7 +110,7 @@ class TestResult:
             explanation=self.explanation,
             note=self.note,
         )
-        return data
+        return data if reveal_hidden else redact(data)
 
 
 @dataclass
@@ -119,7 +129,7 @@ class Report:
     def passed(self) -> int:
         return sum(t.status is TestStatus.PASSED for t in self.tests)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, reveal_hidden: bool = False) -> dict[str, Any]:
         return {
             "verdict": self.verdict.value,
             "score": self.score,
@@ -129,5 +139,5 @@ class Report:
             "problem_version": self.problem_version,
             "message": self.message,
             "seconds": self.seconds,
-            "tests": [t.as_json() for t in self.tests],
+            "tests": [t.as_json(reveal_hidden) for t in self.tests],
         }

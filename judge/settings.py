@@ -18,6 +18,31 @@ class Settings(BaseSettings):
     # None: try a registry for python:3.11-slim, fall back to the offline debootstrap base.
     sandbox_offline: bool | None = None
 
+    # Empty means the embedded default under data_dir: SQLite, and a broker on the file system.
+    database_url: str = ""
+    broker_url: str = ""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_code_bytes: int = 64 * 1024
+    learner_queue_quota: int = 5  # queued or running submissions per learner
+    max_wait_seconds: float = 30.0  # cap on ?wait= when polling a submission
+    stale_after_seconds: float = 300.0  # queued/running longer than this is re-queued
+    recovery_interval_seconds: float = 30.0
+    internal_error_retries: int = 2
+    # Off where the API has no Docker socket (compose): the worker's health check covers Docker.
+    ready_needs_docker: bool = True
+
+    def resolved_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.data_dir / 'judge.db'}"
+
+    def resolved_broker_url(self) -> str:
+        return self.broker_url or "filesystem://"
+
+    @property
+    def broker_folder(self) -> Path:
+        return self.data_dir / "broker"
+
 
 @lru_cache
 def get_settings() -> Settings:

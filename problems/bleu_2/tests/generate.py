@@ -42,6 +42,8 @@ EDGE_CASES = [
     ("bigram_match_across_case", ["New", "York"], ["new", "York"]),
     ("joined_bigram_collision", ["a b", "c"], ["a", "b c"]),
     ("joined_bigram_collision_longer", ["x", "a b", "c", "y"], ["x", "a", "b c", "y"]),
+    ("joined_bigram_collision_nonzero", ["x", "y", "a b", "c"], ["x", "y", "a", "b c"]),
+    ("case_matters_partial", ["The", "Cat", "sat", "down"], ["the", "cat", "sat", "down"]),
     ("empty_string_tokens", ["", "", "a"], ["", "", "a"]),
     ("whitespace_tokens", [" ", "a", " "], [" ", "a", "a"]),
     ("nfc_vs_nfd_bigram", ["caf\u00e9", "au", "lait"], ["cafe\u0301", "au", "lait"]),

@@ -1,0 +1,49 @@
+"""Dependencies shared by the routes: a database session and the authenticated user."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, HTTPException
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from judge.db.models import Role, User
+from judge.db.session import new_session
+from judge.users import user_for_token
+
+bearer = HTTPBearer(auto_error=False)
+
+
+def get_session() -> Iterator[Session]:
+    with new_session() as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+def current_user(
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> User:
+    challenge = {"WWW-Authenticate": "Bearer"}
+    if credentials is None:
+        raise HTTPException(401, "send an API token: Authorization: Bearer <token>", challenge)
+    user = user_for_token(session, credentials.credentials)
+    if user is None:
+        raise HTTPException(401, "the API token is not valid", challenge)
+    return user
+
+
+CurrentUser = Annotated[User, Depends(current_user)]
+
+
+def instructor(user: CurrentUser) -> User:
+    if user.role not in (Role.INSTRUCTOR, Role.ADMIN):
+        raise HTTPException(403, "only instructors and admins may do this")
+    return user
+
+
+Instructor = Annotated[User, Depends(instructor)]

@@ -1,0 +1,51 @@
+"""Every error is JSON ``{"error": {"code", "message"}}`` with the right 4xx status."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from judge.errors import DomainError
+
+STATUS = {
+    "not_found": 404,
+    "forbidden": 403,
+    "too_large": 413,
+    "invalid_input": 422,
+    "conflict": 409,
+    "quota_exceeded": 429,
+    "bad_request": 400,
+}
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
+              422: "invalid_input", 429: "quota_exceeded"}
+
+
+def error_response(status: int, code: str, message: str,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status, headers=headers)
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in loc if part != "body") or "request"
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(DomainError)
+    async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        return error_response(STATUS.get(exc.code, 400), exc.code, exc.message, headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        message = f"{_where(tuple(first.get('loc', ())))}: {first.get('msg')}"
+        return error_response(422, "invalid_input", message)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, "error")
+        headers = dict(exc.headers) if exc.headers else None
+        return error_response(exc.status_code, code, str(exc.detail), headers)

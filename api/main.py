@@ -1,0 +1,37 @@
+"""The FastAPI application: it only wires routers, error handlers and start-up together."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI
+
+from api import errors
+from api.routes import health, problems, submissions
+from judge.bootstrap import prepare_database
+
+
+@asynccontextmanager
+async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    prepare_database()  # migrations, then the problems/ folders: idempotent on every start
+    yield
+
+
+def create_app() -> FastAPI:
+    app = FastAPI(
+        title="Metrics judge",
+        summary="Judge for exercises that implement text-evaluation metrics",
+        version="1.0",
+        lifespan=lifespan,
+    )
+    v1 = APIRouter(prefix="/api/v1")
+    v1.include_router(submissions.router)
+    v1.include_router(problems.router)
+    app.include_router(v1)
+    app.include_router(health.router)
+    errors.install(app)
+    return app
+
+
+app = create_app()

@@ -1,0 +1,104 @@
+"""Submissions: create, read (optionally waiting for the verdict), list."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query, Response
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from api.deps import CurrentUser, SessionDep
+from api.schemas import Page, SubmissionCreate, SubmissionOut, SubmissionSummary
+from judge.access import can_see_submission, owns_problem
+from judge.celery_app import enqueue_submission
+from judge.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
+from judge.db.session import new_session
+from judge.errors import NotFound
+from judge.results import redact
+from judge.settings import get_settings
+from judge.submissions import Mode, create_submission
+
+router = APIRouter(prefix="/submissions", tags=["submissions"])
+
+
+def summary(submission: Submission) -> SubmissionSummary:
+    return SubmissionSummary(
+        id=submission.id, problem=submission.problem.slug,
+        problem_version=submission.version.version, user=submission.user.name,
+        mode=Mode(submission.mode), status=submission.status, verdict=submission.verdict,
+        score=submission.score, created_at=submission.created_at,
+        started_at=submission.started_at, finished_at=submission.finished_at,
+    )
+
+
+def detail(submission: Submission, viewer: User) -> SubmissionOut:
+    reveal = owns_problem(viewer, submission.problem)
+    tests = [row.data if reveal else redact(row.data) for row in submission.results]
+    return SubmissionOut(**summary(submission).model_dump(), message=submission.message,
+                         code=submission.code, tests=tests)
+
+
+def _visible(session: Session, user: User, submission_id: int) -> Submission:
+    submission = session.get(Submission, submission_id)
+    # Someone else's submission answers 404 exactly like a missing one: ids reveal nothing.
+    if submission is None or not can_see_submission(user, submission):
+        raise NotFound(f"no submission {submission_id}")
+    return submission
+
+
+@router.post("", status_code=202, response_model=SubmissionOut)
+def submit(
+    body: SubmissionCreate,
+    session: SessionDep,
+    user: CurrentUser,
+    response: Response,
+    idempotency_key: Annotated[str | None, Header()] = None,
+) -> SubmissionOut:
+    """Store a submission and queue it for judging."""
+    submission, created = create_submission(
+        session, user, body.problem, body.code, body.mode, idempotency_key
+    )
+    if created:
+        enqueue_submission(submission.id)
+    response.headers["Location"] = f"/api/v1/submissions/{submission.id}"
+    return detail(submission, user)
+
+
+@router.get("/{submission_id}", response_model=SubmissionOut)
+async def read(
+    submission_id: int,
+    user: CurrentUser,
+    wait: Annotated[float, Query(ge=0, description="hold up to this many seconds for the verdict")] = 0,
+) -> SubmissionOut:
+    """A submission with its verdict and per-test results; ?wait=S holds until it is done."""
+    deadline = time.monotonic() + min(wait, get_settings().max_wait_seconds)
+    while True:
+        with new_session() as session:
+            submission = _visible(session, user, submission_id)
+            if submission.status == SubmissionStatus.DONE or time.monotonic() >= deadline:
+                return detail(submission, user)
+        await asyncio.sleep(0.2)
+
+
+@router.get("", response_model=Page)
+def list_submissions(
+    session: SessionDep,
+    user: CurrentUser,
+    problem: Annotated[str | None, Query(description="only this problem's submissions")] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> Page:
+    """Your submissions, newest first; instructors also see those to the problems they own."""
+    query = select(Submission).join(ProblemRow, Submission.problem_id == ProblemRow.id)
+    if user.role == Role.INSTRUCTOR:
+        query = query.where(or_(Submission.user_id == user.id, ProblemRow.owner_id == user.id))
+    elif user.role != Role.ADMIN:
+        query = query.where(Submission.user_id == user.id)
+    if problem is not None:
+        query = query.where(ProblemRow.slug == problem)
+    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = session.scalars(query.order_by(Submission.id.desc()).limit(limit).offset(offset)).all()
+    return Page(items=[summary(s) for s in rows], total=total, limit=limit, offset=offset)

@@ -1,0 +1,106 @@
+"""Request and response bodies. Test results are the judge's one results schema (TestResult)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from judge.submissions import Mode
+
+
+class SubmissionCreate(BaseModel):
+    problem: str = Field(description="the problem's slug")
+    code: str = Field(description="Python source defining the problem's function")
+    mode: Mode = Field(Mode.SUBMIT, description="submit: all tests; run: public tests only")
+
+
+class SubmissionSummary(BaseModel):
+    id: int
+    problem: str
+    problem_version: str
+    user: str
+    mode: Mode
+    status: str
+    verdict: str | None
+    score: float | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class SubmissionOut(SubmissionSummary):
+    message: str | None
+    code: str
+    tests: list[dict[str, Any]]
+
+
+class Page(BaseModel):
+    items: list[SubmissionSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+class ProblemCreate(BaseModel):
+    slug: str = Field(description="the problem's slug; must match problem.toml")
+    files: dict[str, str] = Field(
+        description="the problem folder: relative path -> text, e.g. problem.toml, tests/public.json"
+    )
+
+
+class ProblemUpdate(BaseModel):
+    files: dict[str, str]
+
+
+class PublishRequest(BaseModel):
+    version: str | None = Field(None, description="a version hash; default: the newest valid one")
+
+
+class VersionOut(BaseModel):
+    id: int
+    version: str
+    status: str
+    published: bool
+    validation: dict[str, Any] | None
+    created_at: datetime
+
+
+class ProblemSummary(BaseModel):
+    slug: str
+    title: str
+    difficulty: str
+    tags: list[str]
+    version: str | None
+    published: bool
+
+
+class ProblemDetail(ProblemSummary):
+    signature: str
+    function: str
+    parameters: list[dict[str, Any]]
+    returns: str
+    statement_markdown: str
+    statement_html: str
+    starter: str
+    limits: dict[str, Any]
+    checker: dict[str, Any]
+    public_tests: list[dict[str, Any]]
+    hidden_test_count: int
+    hidden_tests: list[dict[str, Any]] | None = None
+    versions: list[VersionOut] | None = None
+
+
+class Stats(BaseModel):
+    problem: str
+    submissions: int
+    accepted: int
+    acceptance_rate: float | None
+    wilson_95: tuple[float, float] | None
+
+
+class Rejudged(BaseModel):
+    problem: str
+    version: str
+    requeued: int

@@ -1,0 +1,53 @@
+"""The Celery application. Redis in production; a file-system transport on the embedded default,
+so that one machine needs no broker server."""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from judge.settings import Settings, get_settings
+
+GRADE_TASK = "judge.grade_submission"
+VALIDATE_TASK = "judge.validate_version"
+RECOVER_TASK = "judge.recover_stale"
+
+
+def make_celery(settings: Settings) -> Celery:
+    url = settings.resolved_broker_url()
+    app = Celery("judge", broker=url, include=["judge.tasks"])
+    if url.startswith("filesystem://"):
+        folder = settings.broker_folder
+        (folder / "processed").mkdir(parents=True, exist_ok=True)
+        app.conf.broker_transport_options = {
+            "data_folder_in": str(folder),
+            "data_folder_out": str(folder),
+            "processed_folder": str(folder / "processed"),
+            "polling_interval": 0.2,
+        }
+    app.conf.update(
+        task_acks_late=True,  # tasks are idempotent: a redelivered one judges again
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_ignore_result=True,
+        broker_connection_retry_on_startup=True,
+        worker_hijack_root_logger=False,
+        beat_schedule={
+            "recover-stale-submissions": {
+                "task": RECOVER_TASK,
+                "schedule": settings.recovery_interval_seconds,
+            }
+        },
+        beat_schedule_filename=str(settings.data_dir / "celerybeat-schedule"),
+    )
+    return app
+
+
+celery = make_celery(get_settings())
+
+
+def enqueue_submission(submission_id: int, countdown: float = 0) -> None:
+    celery.send_task(GRADE_TASK, args=[submission_id], countdown=countdown or None)
+
+
+def enqueue_validation(version_id: int) -> None:
+    celery.send_task(VALIDATE_TASK, args=[version_id])

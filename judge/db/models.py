@@ -1,0 +1,128 @@
+"""Database models. One row per user, token, problem, problem version, submission, test result."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Role(StrEnum):
+    LEARNER = "learner"
+    INSTRUCTOR = "instructor"
+    ADMIN = "admin"
+
+
+class SubmissionStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+
+
+class VersionStatus(StrEnum):
+    DRAFT = "draft"  # stored, validation queued or running
+    VALID = "valid"  # validation passed: may be published
+    INVALID = "invalid"  # validation failed: cannot be published
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    role: Mapped[str] = mapped_column(String(20))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ApiToken(Base):
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256, never the token
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    user: Mapped[User] = relationship()
+
+
+class ProblemRow(Base):
+    __tablename__ = "problems"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    published_version_id: Mapped[int | None] = mapped_column(
+        ForeignKey("problem_versions.id", use_alter=True, name="fk_problem_published_version")
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    published_version: Mapped[ProblemVersion | None] = relationship(
+        foreign_keys=[published_version_id], post_update=True
+    )
+
+
+class ProblemVersion(Base):
+    """A complete problem folder (hidden tests included) as a mapping of path to text."""
+
+    __tablename__ = "problem_versions"
+    __table_args__ = (UniqueConstraint("problem_id", "version"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    problem_id: Mapped[int] = mapped_column(ForeignKey("problems.id", ondelete="CASCADE"))
+    version: Mapped[str] = mapped_column(String(32))
+    files: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(20), default=VersionStatus.DRAFT)
+    validation: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    problem: Mapped[ProblemRow] = relationship(foreign_keys=[problem_id])
+
+
+class Submission(Base):
+    __tablename__ = "submissions"
+    __table_args__ = (
+        UniqueConstraint("user_id", "idempotency_key"),
+        Index("ix_submissions_status", "status"),
+        Index("ix_submissions_problem", "problem_id"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    problem_id: Mapped[int] = mapped_column(ForeignKey("problems.id"))
+    version_id: Mapped[int] = mapped_column(ForeignKey("problem_versions.id"))
+    mode: Mapped[str] = mapped_column(String(10))
+    code: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(10), default=SubmissionStatus.QUEUED)
+    verdict: Mapped[str | None] = mapped_column(String(30))
+    score: Mapped[float | None]
+    message: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(default=0)
+    idempotency_key: Mapped[str | None] = mapped_column(String(200))
+    request_hash: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    enqueued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    user: Mapped[User] = relationship()
+    problem: Mapped[ProblemRow] = relationship()
+    version: Mapped[ProblemVersion] = relationship()
+    results: Mapped[list[TestResultRow]] = relationship(
+        order_by="TestResultRow.position", cascade="all, delete-orphan"
+    )
+
+
+class TestResultRow(Base):
+    """One test of one judged submission: the TestResult's JSON, hidden fields included."""
+
+    __tablename__ = "test_results"
+    __test__ = False  # not a pytest test class
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    name: Mapped[str] = mapped_column(String(200))
+    visibility: Mapped[str] = mapped_column(String(10))
+    status: Mapped[str] = mapped_column(String(30))
+    data: Mapped[dict[str, Any]]

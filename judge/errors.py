@@ -1,0 +1,38 @@
+"""Domain errors with a stable code; the API maps each code to an HTTP status."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """Something the caller asked for cannot be done; ``code`` says which kind of refusal."""
+
+    code = "bad_request"
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+
+
+class NotFound(DomainError):
+    code = "not_found"
+
+
+class Forbidden(DomainError):
+    code = "forbidden"
+
+
+class TooLarge(DomainError):
+    code = "too_large"
+
+
+class InvalidInput(DomainError):
+    code = "invalid_input"
+
+
+class Conflict(DomainError):
+    code = "conflict"
+
+
+class QuotaExceeded(DomainError):
+    code = "quota_exceeded"

@@ -1,0 +1,116 @@
+"""Rebuild tests/hidden.json for extract_label.
+
+Run from anywhere: python problems/extract_label/tests/generate.py
+Expected values come from reference.py; the random cases use a fixed seed, so the output is stable.
+"""
+
+import copy
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+FOLDER = TESTS.parent
+SEED = 31337
+
+SENTIMENT = ["positive", "negative", "neutral"]
+GRADED = ["positive", "very positive", "negative", "very negative"]
+
+
+def load_reference():
+    spec = importlib.util.spec_from_file_location("reference", FOLDER / "reference.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HAND = [
+    ("empty_answer", ["", SENTIMENT]),
+    ("punctuation_only_answer", ["?!", SENTIMENT]),
+    ("no_labels_given", ["positive", []]),
+    ("empty_label_ignored", ["positive", ["", "positive"]]),
+    ("equal_with_guillemets", ["«Neutral»", SENTIMENT]),
+    ("equal_fullwidth", ["ＰＯＳＩＴＩＶＥ", SENTIMENT]),
+    ("equal_case_kept_label", ["NEGATIVE", ["Positive", "Negative"]]),
+    ("equal_beats_presence", ["very positive", GRADED]),
+    ("sentence_with_label_kept_case", ["The answer is negative.", ["Positive", "Negative"]]),
+    ("same_label_twice", ["positive, definitely positive", SENTIMENT]),
+    ("three_labels", ["positive, negative or neutral", SENTIMENT]),
+    ("longest_very_negative", ["It is very negative overall", GRADED]),
+    ("both_very_labels", ["very positive and very negative", GRADED]),
+    ("short_and_long_separate", ["positive at first, very negative later", GRADED]),
+    ("nested_three_levels", ["x a b c", ["a b c", "b c", "c"]]),
+    ("overlap_not_contained", ["I love new york city", ["new york", "york city"]]),
+    ("overlap_not_contained_single", ["I love new york", ["new york", "york city"]]),
+    ("label_inside_word", ["unpositively", SENTIMENT]),
+    ("label_prefix_of_word", ["positively", SENTIMENT]),
+    ("not_positive_limitation", ["not positive", SENTIMENT]),
+    ("hyphen_boundary_limitation", ["non-negative", SENTIMENT]),
+    ("underscore_glues", ["label_positive", SENTIMENT]),
+    ("digit_glues", ["positive2", SENTIMENT]),
+    ("accented_letter_glues", ["épositive", SENTIMENT]),
+    ("yes_no_clear", ["Yes, I think so.", ["yes", "no"]]),
+    ("yes_no_both", ["yes and no", ["yes", "no"]]),
+    ("no_inside_words_only", ["Nobody knows", ["yes", "no"]]),
+    ("thai_negative", ["ความรู้สึกเป็นลบ", ["บวก", "ลบ"]]),
+    ("thai_both", ["บวกหรือลบ", ["บวก", "ลบ"]]),
+    ("thai_equal", [" บวก ", ["บวก", "ลบ"]]),
+    ("japanese_negative_anywhere", ["それはネガティブだ。", ["ポジティブ", "ネガティブ"]]),
+    ("japanese_longest", ["とてもポジティブ", ["ポジティブ", "とてもポジティブ"]]),
+    ("halfwidth_katakana_nfkc", ["ﾎﾟｼﾞﾃｨﾌﾞです", ["ポジティブ", "ネガティブ"]]),
+    ("chinese_anywhere", ["我觉得是正面的", ["正面", "负面"]]),
+    ("korean_needs_boundaries", ["이것은긍정", ["긍정", "부정"]]),
+    ("korean_with_space", ["이것은 긍정", ["긍정", "부정"]]),
+    ("cyrillic_whole_word", ["Ответ: да.", ["да", "нет"]]),
+    ("cyrillic_inside_word", ["Ответ: надо", ["да", "нет"]]),
+    ("latin_label_in_japanese", ["答えはpositiveです", ["positive", "negative"]]),
+    ("mixed_label_anywhere", ["xyzポジティブabc", ["ポジティブ", "negative"]]),
+    ("label_with_inner_punct", ["It is U.S.A.-based", ["u.s.a", "uk"]]),
+    ("label_with_trailing_punct_normalized", ["The answer is positive", ["positive!", "negative?"]]),
+    ("multiword_across_newline", ["very\npositive", GRADED]),
+    ("casefold_label", ["STRASSE", ["Straße", "Weg"]]),
+    ("minus_label", ["The answer is -1", ["-1", "+1"]]),
+    ("plus_label", ["The answer is +1", ["-1", "+1"]]),
+    ("minus_label_equal", ["-1", ["-1", "1"]]),
+    ("digit_label_inside_number", ["The answer is 10", ["1", "0"]]),
+]
+
+WORDS = ["the", "answer", "is", "i", "think", "it's", "not", "very", "quite", "sentiment", "so",
+         ",", ".", "!", "(", ")", '"', "—", "und", "とても", "です", "\n"]
+
+
+def main():
+    module = load_reference()
+    reference = module.extract_label
+    rng = random.Random(SEED)
+    cases = list(HAND)
+    label_sets = [SENTIMENT, GRADED, ["Positive", "Negative"], ["yes", "no"], ["บวก", "ลบ"],
+                  ["ポジティブ", "ネガティブ", "ニュートラル"], ["spam", "ham"]]
+    for i in range(26):
+        labels = rng.choice(label_sets)
+        words = [rng.choice(WORDS) for _ in range(rng.randrange(0, 6))]
+        chosen = rng.choice(labels)
+        for _ in range(rng.choice([0, 1, 1, 1, 2, 2])):
+            label = chosen if rng.random() < 0.6 else rng.choice(labels)
+            label = rng.choice([label, label.upper(), label + rng.choice(["ly", "s", ""])])
+            words.insert(rng.randrange(len(words) + 1), label)
+        joiner = "" if labels[0] in ("บวก", "ポジティブ") and rng.random() < 0.5 else " "
+        cases.append((f"random_{i:02d}", [joiner.join(words), list(labels)]))
+
+    public = json.loads((TESTS / "public.json").read_text(encoding="utf-8"))
+    taken = {t["name"] for t in public}
+    tests = []
+    for name, args in cases:
+        assert name not in taken, name
+        taken.add(name)
+        normalized = [module._normalize(label) for label in args[1] if module._normalize(label)]
+        assert len(set(normalized)) == len(normalized), name
+        tests.append({"name": name, "args": args, "expected": reference(*copy.deepcopy(args))})
+    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
+    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
+    print(f"wrote {len(tests)} tests to {TESTS / 'hidden.json'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+# verdict: wrong_answer
+# Mistake: stops at the first step that passes instead of naming every one.
+
+import re
+import unicodedata
+
+_WHITESPACE_RUN = re.compile(r"\s+")  # \s matches exactly the characters str.isspace() accepts
+QUOTES = "\"'\u2018\u2019\u201c\u201d"
+
+
+def _strip_trailing_period(text: str) -> str:
+    return text[:-1] if text.endswith((".", "!")) else text
+
+
+STEPS = (
+    ("trim", str.strip),
+    ("lowercase", str.lower),
+    ("nfkc", lambda text: unicodedata.normalize("NFKC", text)),
+    ("collapse_whitespace", lambda text: _WHITESPACE_RUN.sub(" ", text)),
+    ("strip_trailing_period", _strip_trailing_period),
+    ("join_underscore", lambda text: _WHITESPACE_RUN.sub("_", text)),
+    ("strip_quotes", lambda text: text.strip(QUOTES)),
+)
+
+
+def near_miss_steps(expected: str, actual: str) -> list[str]:
+    if expected == actual:
+        return []  # not a fail: nothing to probe
+    passing = [name for name, step in STEPS if step(expected) == step(actual)]
+    if passing:
+        return passing[:1]
+    for _, step in STEPS:
+        expected, actual = step(expected), step(actual)
+    return ["several"] if expected == actual else []

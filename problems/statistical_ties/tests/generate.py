@@ -1,0 +1,87 @@
+"""Rebuild tests/hidden.json for statistical_ties deterministically.
+
+Run from anywhere: python problems/statistical_ties/tests/generate.py
+Expected values come from reference.py in the problem folder.
+"""
+
+import copy
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+FOLDER = TESTS.parent
+SEED = 404
+
+
+def load_reference():
+    spec = importlib.util.spec_from_file_location("statistical_ties_reference", FOLDER / "reference.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.statistical_ties
+
+
+EDGE_CASES = [
+    ("empty_results", {}),
+    ("single_model_zero_of_one", {"solo": [0, 1]}),
+    ("two_identical_models", {"twin-b": [30, 40], "twin-a": [30, 40]}),
+    ("leader_by_accuracy_not_count", {"big": [60, 100], "small": [9, 10]}),
+    ("leader_by_accuracy_not_count_separated", {"big": [50, 100], "small": [10, 10]}),
+    ("leader_separated_from_all", {"top": [195, 200], "mid": [150, 200], "low": [100, 200]}),
+    ("all_perfect", {"p1": [15, 15], "p2": [15, 15], "p3": [30, 30]}),
+    ("all_zero", {"z1": [0, 15], "z2": [0, 30], "z3": [0, 5]}),
+    ("equal_accuracy_three_sizes", {"s": [4, 5], "m": [8, 10], "l": [40, 50], "x": [10, 50]}),
+    ("equal_accuracy_name_order_case", {"beta": [9, 12], "Alpha": [9, 12], "gamma": [3, 12]}),
+    ("leader_listed_last", {"c": [10, 30], "b": [20, 30], "a": [29, 30]}),
+    ("one_answer_each", {"a": [1, 1], "b": [0, 1], "c": [1, 1]}),
+    ("large_n_close_accuracies", {"v1": [9000, 10000], "v2": [8950, 10000], "v3": [8800, 10000]}),
+    ("unicode_names", {"mod\u00e8le-\u00e9t\u00e9": [40, 50], "\u6a21\u578b": [45, 50],
+                       "model-\U0001f680": [44, 50], "Mod\u00e8le": [20, 50]}),
+    ("names_differing_in_case", {"Model": [40, 50], "model": [41, 50], "MODEL": [30, 50]}),
+    ("many_models_small_n", {f"m{k:02d}": [k % 16, 15] for k in range(20)}),
+]
+
+NAME_PARTS = ["gpt", "claude", "gemini", "llama", "mistral", "qwen", "Phi", "\u00e9tude", "\u6a21\u578b",
+              "zeta", "Alpha", "beta"]
+
+
+def random_results(rng):
+    count = rng.choice([2, 2, 3, 4, 5, 8])
+    shared_n = rng.random() < 0.5
+    n_common = rng.randint(10, 60)
+    results = {}
+    while len(results) < count:
+        name = rng.choice(NAME_PARTS) + rng.choice(["", "-mini", "-large", "-2", " v1", "_x"])
+        n = n_common if shared_n else rng.choice([rng.randint(1, 20), rng.randint(20, 200)])
+        correct = rng.choice([n, 0, rng.randint(0, n), rng.randint(n // 2, n), rng.randint(n // 2, n)])
+        results[name] = [correct, n]
+    return results
+
+
+def main():
+    statistical_ties = load_reference()
+    rng = random.Random(SEED)
+    cases = list(EDGE_CASES)
+    for i in range(28):
+        cases.append((f"random_{i:02d}", random_results(rng)))
+
+    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
+    tests = []
+    for name, results in cases:
+        assert name not in public_names, name
+        argument = {key: tuple(value) for key, value in results.items()}
+        before = copy.deepcopy(argument)
+        value = statistical_ties(argument)
+        assert argument == before, f"reference mutated its argument in {name}"
+        assert type(value) is list and value == sorted(value), name
+        tests.append({"name": name, "args": [results], "expected": value})
+    names = [t["name"] for t in tests]
+    assert len(names) == len(set(names))
+    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
+    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
+    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+
+
+if __name__ == "__main__":
+    main()
