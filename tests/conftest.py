@@ -7,11 +7,25 @@ from pathlib import Path
 
 import pytest
 
-from judge.problems import Problem, load_problem
-from sandbox.docker_runner import DockerSandbox
-from sandbox.interface import SandboxUnavailable
+from tests.utils import service_env
+
+# Before any judge module reads the settings: throw-away database, broker and data folder.
+SERVICE_ENV = service_env.configure()
+
+from judge.problems import Problem, load_problem  # noqa: E402
+from sandbox.docker_runner import DockerSandbox  # noqa: E402
+from sandbox.interface import SandboxUnavailable  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    database = SERVICE_ENV.get("JUDGE_TEST_PG_DATABASE")
+    if database:
+        from judge.db.session import get_engine
+
+        get_engine().dispose()
+        service_env.drop_postgres_database(database)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,49 @@
+"""Helpers for tests that drive the service over HTTP."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+REFERENCE = 'SECRETS = {"a": "zq-secret-101", "b": "zq-secret-102", "c": "zq-secret-203",\n' \
+            '           "d": "zq-secret-204", "e": "zq-secret-205"}\n\n\ndef lookup(key):\n' \
+            '    return SECRETS[key]\n'
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def submit(client: TestClient, token: str, code: str, problem: str = "secret_lookup",
+           mode: str = "submit", **headers: str) -> dict[str, Any]:
+    response = client.post("/api/v1/submissions", headers={**bearer(token), **headers},
+                           json={"problem": problem, "code": code, "mode": mode})
+    assert response.status_code == 202, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def wait_done(client: TestClient, token: str, submission_id: int, timeout: float = 90) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        response = client.get(f"/api/v1/submissions/{submission_id}?wait=10", headers=bearer(token))
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        if body["status"] == "done":
+            return body
+        assert time.monotonic() < deadline, f"submission {submission_id} not judged: {body}"
+
+
+def wait_version(client: TestClient, token: str, slug: str, timeout: float = 120) -> dict[str, Any]:
+    """The newest version of slug once its validation has finished."""
+    deadline = time.monotonic() + timeout
+    while True:
+        response = client.get(f"/api/v1/problems/{slug}/versions", headers=bearer(token))
+        assert response.status_code == 200, response.text
+        newest: dict[str, Any] = response.json()[-1]
+        if newest["status"] != "draft":
+            return newest
+        assert time.monotonic() < deadline, f"validation of {slug} did not finish"
+        time.sleep(0.5)

@@ -1,0 +1,68 @@
+"""Points the judge's settings at throw-away services before anything reads them.
+
+PostgreSQL and Redis when they answer (CI requires them); SQLite and the file-system broker
+otherwise. Called from the root conftest at import time, before judge.settings is first read.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+import uuid
+from pathlib import Path
+
+FIXTURE_PROBLEMS = Path(__file__).resolve().parent.parent / "fixtures" / "problems"
+PG_ADMIN_URL = os.environ.get("JUDGE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("JUDGE_TEST_REDIS", "redis://127.0.0.1:6379/15")
+
+
+def _answers(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _fresh_postgres_database() -> str | None:
+    if not _answers("127.0.0.1", 5432):
+        return None
+    import psycopg
+
+    name = f"judge_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return name
+
+
+def drop_postgres_database(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def configure() -> dict[str, str]:
+    """Set JUDGE_* variables for this test session; return what was chosen."""
+    in_ci = os.environ.get("CI", "").lower() == "true"
+    data_dir = Path(tempfile.mkdtemp(prefix="judge-test-"))
+    chosen = {"JUDGE_DATA_DIR": str(data_dir), "JUDGE_PROBLEMS_DIR": str(FIXTURE_PROBLEMS)}
+    database = _fresh_postgres_database()
+    if database:
+        chosen["JUDGE_DATABASE_URL"] = PG_ADMIN_URL.rsplit("/", 1)[0].replace(
+            "postgresql://", "postgresql+psycopg://") + f"/{database}"
+        chosen["JUDGE_TEST_PG_DATABASE"] = database
+    elif in_ci:
+        raise RuntimeError("CI needs PostgreSQL on 127.0.0.1:5432")
+    if _answers("127.0.0.1", 6379):
+        import redis
+
+        redis.Redis.from_url(REDIS_URL).flushdb()  # no stale messages from an earlier run
+        chosen["JUDGE_BROKER_URL"] = REDIS_URL
+    elif in_ci:
+        raise RuntimeError("CI needs Redis on 127.0.0.1:6379")
+    chosen["JUDGE_STALE_AFTER_SECONDS"] = "60"
+    chosen["JUDGE_RECOVERY_INTERVAL_SECONDS"] = "1"
+    os.environ.update(chosen)
+    return chosen
