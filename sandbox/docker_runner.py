@@ -186,9 +186,12 @@ def sweep_leftovers(client: docker.DockerClient) -> int:
     """Remove sandbox containers whose deadline has passed (a crashed worker leaves them)."""
     removed = 0
     now = time.time()
-    for container in client.containers.list(all=True, filters={"label": LABEL}):
-        expires = container.labels.get(EXPIRES_LABEL, "0")
+    # The low-level listing: the high-level one fetches each container again and fails when
+    # another worker removes one in between.
+    for summary in client.api.containers(all=True, filters={"label": LABEL}):
+        expires = (summary.get("Labels") or {}).get(EXPIRES_LABEL, "0")
         if not expires.isdigit() or int(expires) < now:
-            _remove(container)
+            with contextlib.suppress(NotFound):
+                client.api.remove_container(summary["Id"], force=True, v=True)
             removed += 1
     return removed
