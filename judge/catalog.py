@@ -53,7 +53,11 @@ def problem_from_files(files: dict[str, str], slug: str) -> Problem:
             target = folder / _safe_path(name)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
-        return load_problem(folder)
+        try:
+            return load_problem(folder)
+        except ProblemError as exc:
+            # Name files as the author knows them (slug/problem.toml), not by the scratch folder.
+            raise ProblemError(str(exc).replace(f"{tmp}/", "")) from exc
 
 
 _LOADED: dict[tuple[int, str], Problem] = {}

@@ -1,0 +1,63 @@
+"""The worker's jobs apart from Celery: idempotence and the internal-error retry."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from judge import jobs
+from judge.db.models import ProblemRow, Submission, SubmissionStatus, User
+from judge.db.session import new_session, session_scope
+from judge.settings import get_settings
+from sandbox.docker_runner import DockerSandbox
+from sandbox.interface import Sandbox, SandboxUnavailable
+from tests.api.conftest import Tokens
+from tests.utils.service import REFERENCE
+
+
+def _queued_submission() -> int:
+    with session_scope() as session:
+        user = session.scalar(select(User).where(User.name == "test-other_learner"))
+        problem = session.scalar(select(ProblemRow).where(ProblemRow.slug == "secret_lookup"))
+        assert user is not None and problem is not None and problem.published_version_id
+        # Never sent to the broker; the recovery beat only re-queues it after a minute.
+        submission = Submission(user_id=user.id, problem_id=problem.id, mode="run", code=REFERENCE,
+                                version_id=problem.published_version_id, status=SubmissionStatus.QUEUED)
+        session.add(submission)
+        session.flush()
+        return submission.id
+
+
+def broken() -> Sandbox:
+    raise SandboxUnavailable("the engine went away")
+
+
+def test_internal_errors_are_retried_then_final(client: TestClient, tokens: Tokens) -> None:
+    submission_id = _queued_submission()
+    retries = get_settings().internal_error_retries
+    with new_session() as session:
+        for _ in range(retries):
+            assert jobs.judge_submission(session, submission_id, broken) is jobs.Outcome.RETRY
+            assert session.get(Submission, submission_id).status == SubmissionStatus.QUEUED  # type: ignore[union-attr]
+        assert jobs.judge_submission(session, submission_id, broken) is jobs.Outcome.DONE
+        final = session.get(Submission, submission_id)
+        assert final is not None and final.verdict == "internal_error"
+        assert final.attempts == retries + 1 and "the engine went away" in (final.message or "")
+
+
+def test_judging_twice_is_harmless(client: TestClient, docker_sandbox: DockerSandbox) -> None:
+    submission_id = _queued_submission()
+    with new_session() as session:
+        assert jobs.judge_submission(session, submission_id, lambda: docker_sandbox) is jobs.Outcome.DONE
+        # A redelivered message (acks_late) finds the work done and changes nothing.
+        assert jobs.judge_submission(session, submission_id, lambda: docker_sandbox) is jobs.Outcome.SKIPPED
+        done = session.get(Submission, submission_id)
+        assert done is not None and done.verdict == "accepted" and len(done.results) == 2
+
+
+@pytest.mark.parametrize("missing", [10**9])
+def test_unknown_ids_are_skipped(client: TestClient, missing: int) -> None:
+    with new_session() as session:
+        assert jobs.judge_submission(session, missing, broken) is jobs.Outcome.SKIPPED
+        assert jobs.validate_version(session, missing, broken) is jobs.Outcome.SKIPPED
