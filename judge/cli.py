@@ -28,8 +28,8 @@ sandbox_app = typer.Typer(help="Manage the sandbox image.", no_args_is_help=True
 app.add_typer(problems_app, name="problems")
 app.add_typer(sandbox_app, name="sandbox")
 
-out = Console()
-err = Console(stderr=True)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 EXIT_USAGE = 2
 
 
@@ -49,7 +49,7 @@ def open_sandbox() -> DockerSandbox:
 STATUS_STYLE = {TestStatus.PASSED: "green"}
 
 
-def print_report(report: Report) -> None:
+def print_report(report: Report, function: str) -> None:
     style = "green" if report.verdict is Verdict.ACCEPTED else "red"
     out.print(f"[bold {style}]{report.verdict.value}[/]  score {report.score:.3f} "
               f"({report.passed}/{len(report.tests)})  problem version {report.problem_version}")
@@ -64,8 +64,8 @@ def print_report(report: Report) -> None:
         if test.visibility.value == "hidden":
             out.print(f"      {test.category}", highlight=False)
             continue
-        args = ", ".join(repr(a) for a in test.args or [])
-        out.print(f"      call:     f({args})", highlight=False)
+        args = [repr(a) for a in test.args or []] + [f"{k}={v!r}" for k, v in (test.kwargs or {}).items()]
+        out.print(f"      call:     {function}({', '.join(args)})", highlight=False)
         out.print(f"      expected: {test.expected!r}", highlight=False)
         out.print(f"      actual:   {test.actual!r}", highlight=False)
         if test.explanation:
@@ -98,7 +98,7 @@ def run(
     if as_json:
         sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False) + "\n")
     else:
-        print_report(report)
+        print_report(report, problem.function)
     raise typer.Exit(0 if report.verdict is Verdict.ACCEPTED else 1)
 
 
