@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from judge.checkers import CHECKERS, Mismatch, type_name
+from judge.checkers import CHECKERS, type_name
 from judge.explanations import explain, explain_mutation
 from judge.problems import Problem, TestCase
 from judge.records import CallRecord, Outcome, parse_run
@@ -40,44 +40,44 @@ def build_payload(problem: Problem, code: str, tests: tuple[TestCase, ...]) -> P
     return Payload(code, problem.function, inputs, sandbox_limits(problem, len(tests)))
 
 
-def _check_call(problem: Problem, test: TestCase, call: CallRecord) -> tuple[
-        TestStatus, str | None, str | None, Mismatch | None]:
-    """(status, explanation, category override, mismatch) for one call."""
+Check = tuple[TestStatus, str | None, str | None]
+
+
+def _check_call(problem: Problem, test: TestCase, call: CallRecord) -> Check:
+    """(status, explanation, category override) for one call."""
     if call.outcome is Outcome.RETURNED:
         if test.raises is not None:
             return (TestStatus.WRONG_ANSWER,
                     f"expected the call to raise {test.raises}, but it returned a value",
-                    f"expected an exception ({test.raises})", None)
+                    f"expected an exception ({test.raises})")
         mismatch = CHECKERS[problem.checker.name](test.expected, call.value, problem.checker)
         if mismatch:
             category = None
             if mismatch.kind == "type" and not mismatch.path:
                 category = (f"wrong type: expected {type_name(mismatch.expected)}, "
                             f"got {type_name(mismatch.actual)}")
-            return TestStatus.WRONG_ANSWER, explain(mismatch), category, mismatch
+            return TestStatus.WRONG_ANSWER, explain(mismatch), category
         if problem.rules.immutable_arguments:
             names = [p.name for p in problem.parameters]
-            for name, before, after in zip(names, test.args, call.args_after, strict=False):
+            arguments = list(zip(names, test.args, call.args_after, strict=False)) + [
+                (name, before, call.kwargs_after.get(name)) for name, before in test.kwargs.items()
+            ]
+            for name, before, after in arguments:
                 if CHECKERS["exact"](before, after, problem.checker):
                     return (TestStatus.WRONG_ANSWER, explain_mutation(name, before, after),
-                            "the function changed one of its arguments", None)
-            for name, before in test.kwargs.items():
-                after = call.kwargs_after.get(name)
-                if CHECKERS["exact"](before, after, problem.checker):
-                    return (TestStatus.WRONG_ANSWER, explain_mutation(name, before, after),
-                            "the function changed one of its arguments", None)
-        return TestStatus.PASSED, None, None, None
+                            "the function changed one of its arguments")
+        return TestStatus.PASSED, None, None
     if call.outcome is Outcome.RAISED and call.error and test.raises == call.error.type:
-        return TestStatus.PASSED, None, None, None
+        return TestStatus.PASSED, None, None
     status = OUTCOME_STATUS[call.outcome]
     if call.outcome is Outcome.RAISED and call.error:
-        return status, call.error.describe(), None, None
+        return status, call.error.describe(), None
     detail = call.detail or CATEGORY_MESSAGES[status]
-    return status, detail, None, None
+    return status, detail, None
 
 
 def _result(problem: Problem, test: TestCase, call: CallRecord) -> TestResult:
-    status, explanation, category, _ = _check_call(problem, test, call)
+    status, explanation, category = _check_call(problem, test, call)
     category = category or CATEGORY_MESSAGES[status]
     if test.hidden and problem.hidden_policy == "status":
         category = ""

@@ -10,7 +10,6 @@ This module is standard-library only: it runs inside the sandbox image as well a
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,6 +123,3 @@ def decode(tree: object, depth: int = 0) -> Any:
         return Opaque(tree["type"], tree["repr"])
     raise CodecError(f"unknown tag {tag!r} or a value of the wrong JSON type")
 
-
-def is_nan(value: object) -> bool:
-    return type(value) is float and math.isnan(value)

@@ -7,11 +7,11 @@ import json
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from judge.db.models import ProblemRow, Submission, SubmissionStatus, User
+from judge.db.models import Submission, SubmissionStatus, User
 from judge.db.session import session_scope
 from judge.settings import get_settings
 from tests.api.conftest import Tokens
-from tests.utils.service import REFERENCE, bearer
+from tests.utils.service import REFERENCE, bearer, store_submission
 
 
 def post(client: TestClient, token: str, body: object, raw: bool = False):  # type: ignore[no-untyped-def]
@@ -79,13 +79,9 @@ def test_quota_of_waiting_submissions_is_429_with_retry_after(client: TestClient
     from judge.users import create_user
 
     with session_scope() as session:
-        user, token = create_user(session, "test-quota", Role.LEARNER)
-        problem = session.scalar(select(ProblemRow).where(ProblemRow.slug == "secret_lookup"))
-        assert problem is not None and problem.published_version_id is not None
-        for _ in range(get_settings().learner_queue_quota):
-            session.add(Submission(user_id=user.id, problem_id=problem.id,
-                                   version_id=problem.published_version_id, mode="run", code=REFERENCE,
-                                   status=SubmissionStatus.RUNNING))
+        token = create_user(session, "test-quota", Role.LEARNER)[1]
+    for _ in range(get_settings().learner_queue_quota):
+        store_submission(user="test-quota", status=SubmissionStatus.RUNNING)
     response = post(client, token, {"problem": "secret_lookup", "code": REFERENCE})
     assert response.status_code == 429 and error(response)["code"] == "quota_exceeded"
     assert int(response.headers["Retry-After"]) > 0

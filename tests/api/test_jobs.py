@@ -4,29 +4,20 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
 
 from judge import jobs
-from judge.db.models import ProblemRow, Submission, SubmissionStatus, User
-from judge.db.session import new_session, session_scope
+from judge.db.models import Submission, SubmissionStatus
+from judge.db.session import new_session
 from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 from sandbox.interface import Sandbox, SandboxUnavailable
 from tests.api.conftest import Tokens
-from tests.utils.service import REFERENCE
+from tests.utils.service import store_submission
 
 
 def _queued_submission() -> int:
-    with session_scope() as session:
-        user = session.scalar(select(User).where(User.name == "test-other_learner"))
-        problem = session.scalar(select(ProblemRow).where(ProblemRow.slug == "secret_lookup"))
-        assert user is not None and problem is not None and problem.published_version_id
-        # Never sent to the broker; the recovery beat only re-queues it after a minute.
-        submission = Submission(user_id=user.id, problem_id=problem.id, mode="run", code=REFERENCE,
-                                version_id=problem.published_version_id, status=SubmissionStatus.QUEUED)
-        session.add(submission)
-        session.flush()
-        return submission.id
+    # Never sent to the broker; the recovery beat would only re-queue it after a minute.
+    return store_submission(user="test-other_learner", status=SubmissionStatus.QUEUED)
 
 
 def broken() -> Sandbox:

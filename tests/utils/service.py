@@ -47,3 +47,21 @@ def wait_version(client: TestClient, token: str, slug: str, timeout: float = 120
             return newest
         assert time.monotonic() < deadline, f"validation of {slug} did not finish"
         time.sleep(0.5)
+
+
+def store_submission(user: str = "test-learner", problem: str = "secret_lookup", **fields: Any) -> int:
+    """A submission row written straight to the database, never sent to the broker."""
+    from sqlalchemy import select
+
+    from judge.db.models import ProblemRow, Submission, User
+    from judge.db.session import session_scope
+
+    with session_scope() as session:
+        owner = session.scalar(select(User).where(User.name == user))
+        row = session.scalar(select(ProblemRow).where(ProblemRow.slug == problem))
+        assert owner is not None and row is not None and row.published_version_id is not None
+        submission = Submission(user_id=owner.id, problem_id=row.id, version_id=row.published_version_id,
+                                code=REFERENCE, **{"mode": "run", **fields})
+        session.add(submission)
+        session.flush()
+        return submission.id
