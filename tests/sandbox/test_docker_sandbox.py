@@ -327,3 +327,44 @@ def test_host_wall_clock_stops_a_wedged_harness(docker_sandbox: DockerSandbox) -
     run = docker_sandbox.run(payload)
     assert run.stopped is not None
     assert time.monotonic() - started < 3.0 + 3
+
+
+def test_cgroup_limits_as_the_kernel_sees_them(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    """Memory without swap, the pids cap and the CPU quota, read from the container's cgroup."""
+    found = _probe(secret_problem, docker_sandbox, (
+        "def read(*paths):\n"
+        "    for p in paths:\n"
+        "        try:\n"
+        "            return open(p).read().split()[0]\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "    return '?'\n"
+        "mem = read('/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes')\n"
+        "swap = read('/sys/fs/cgroup/memory.swap.max', '/sys/fs/cgroup/memory/memory.memsw.limit_in_bytes')\n"
+        "pids = read('/sys/fs/cgroup/pids.max', '/sys/fs/cgroup/pids/pids.max')\n"
+        "cpu = read('/sys/fs/cgroup/cpu.max', '/sys/fs/cgroup/cpu/cpu.cfs_quota_us')\n"
+        "return ' '.join([mem, swap, pids, cpu])\n"
+    ))
+    memory, swap, pids, cpu = found.split()
+    assert int(memory) == secret_problem.limits.memory_mb * 2**20
+    # cgroup v2 reports extra swap (0); v1 reports memory plus swap, equal to memory.
+    assert swap in ("0", memory, "?")
+    assert int(pids) == Limits().pids
+    assert int(cpu) == 100_000  # one CPU: all of each 100 ms period
+
+
+def test_sweep_removes_only_expired_leftovers(docker_sandbox: DockerSandbox) -> None:
+    from sandbox.docker_runner import sweep_leftovers
+
+    client = docker_sandbox.client
+    expired = client.containers.create(docker_sandbox.image, **container_options(Limits(), expires=1))
+    alive = client.containers.create(docker_sandbox.image,
+                                     **container_options(Limits(), expires=time.time() + 600))
+    try:
+        assert sweep_leftovers(client) >= 1
+        ids = {c.id for c in client.containers.list(all=True, filters={"label": LABEL})}
+        assert expired.id not in ids and alive.id in ids
+    finally:
+        alive.remove(force=True)
