@@ -10,6 +10,7 @@ import json
 import socket
 import struct
 import time
+from collections.abc import Callable
 from typing import Any
 
 import docker
@@ -63,18 +64,53 @@ def container_options(limits: Limits, expires: float) -> dict[str, Any]:
         "detach": True,
     }
 
-def encode_payload(payload: Payload) -> bytes:
-    body = json.dumps(
-        {
+def frame(message: object) -> bytes:
+    """One stdin message for the harness: its byte count on a line, then the JSON."""
+    body = json.dumps(message).encode()
+    return str(len(body)).encode() + b"\n" + body
+
+
+class Feeder:
+    """Sends the tests one at a time, each only after the container answered the previous one.
+
+    Public tests come first, so while a public test runs (the only kind whose output a learner
+    sees) no hidden test's input exists in the container, whatever the learner's code does there.
+    """
+
+    def __init__(self, sock: socket.socket, payload: Payload) -> None:
+        self.sock = sock
+        self.tests = payload.tests
+        self.sent = 0
+        self.waiting_for: tuple[str, str | None] = ("import", None)
+        self._send({
             "code": payload.code,
             "function": payload.function,
-            "tests": [{"id": t.id, "args": t.args, "kwargs": t.kwargs} for t in payload.tests],
             "time_limit": payload.limits.time_per_test,
             "memory_bytes": payload.limits.memory_mb * 1024 * 1024,
             "stdout_cap": payload.limits.stdout_chars,
-        }
-    ).encode()
-    return str(len(body)).encode() + b"\n" + body
+        })
+
+    def on_line(self, line: bytes) -> None:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            return
+        kind, wanted = self.waiting_for
+        if not isinstance(record, dict) or record.get("kind") != kind or record.get("id") != wanted:
+            return
+        if (kind == "import" and record.get("ok") is not True) or self.sent == len(self.tests):
+            self.waiting_for = ("", None)  # nothing more is expected
+            self._send(None)
+            return
+        test = self.tests[self.sent]
+        self.sent += 1
+        self.waiting_for = ("test", test.id)
+        self._send({"id": test.id, "args": test.args, "kwargs": test.kwargs})
+
+    def _send(self, message: object) -> None:
+        with contextlib.suppress(OSError):  # the container may be gone; the reader notices
+            self.sock.sendall(frame(message))
+
 
 class DockerSandbox:
     """One container per submission; all its tests run inside, the code imported once."""
@@ -105,8 +141,7 @@ class DockerSandbox:
             )
             sock: socket.socket = getattr(raw, "_sock", raw)
             container.start()
-            sock.sendall(encode_payload(payload))
-            result = _read_until_done(sock, limits, started)
+            result = _read_until_done(sock, limits, started, Feeder(sock, payload).on_line)
             if result.stopped is not None:
                 container.kill()
             state = _final_state(container)
@@ -132,7 +167,9 @@ def _remove(container: Any) -> None:
     with contextlib.suppress(NotFound):
         container.remove(force=True, v=True)
 
-def _read_until_done(sock: socket.socket, limits: Limits, started: float) -> RawRun:
+def _read_until_done(
+    sock: socket.socket, limits: Limits, started: float, on_line: Callable[[bytes], None]
+) -> RawRun:
     """Demultiplex the attach stream into stdout lines, enforcing the host-side clocks and cap.
 
     The harness writes a line at least once per test, so silence longer than the per-test limit
@@ -175,8 +212,9 @@ def _read_until_done(sock: socket.socket, limits: Limits, started: float) -> Raw
                 return RawRun(lines, stopped=Stop.OUTPUT_CAP, stderr_tail=_tail(stderr))
             stdout += data
             *complete, stdout = stdout.split(b"\n")
-            if complete:
-                lines.extend(complete)
+            for line in complete:
+                lines.append(line)
+                on_line(line)
                 last_line = time.monotonic()
 
 def _tail(data: bytes) -> str:

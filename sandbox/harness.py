@@ -1,12 +1,15 @@
 """Runs a learner's function inside the sandbox container. Standard library only.
 
-Protocol. stdin carries a byte count line, then one JSON payload: ``{"code", "function",
-"tests": [{"id", "args", "kwargs"}], "time_limit", "memory_bytes", "stdout_cap"}`` with arguments
-as tagged values
-(``sandbox.codec``). Expected outputs are never part of it. stdout carries one JSON record per
-line: first ``{"kind": "import", ...}``, then per test a ``{"kind": "begin", "id"}`` and a
+Protocol. stdin carries JSON messages, each after a line with its byte count: first
+``{"code", "function", "time_limit", "memory_bytes", "stdout_cap"}``, then one test at a time,
+``{"id", "args", "kwargs"}`` with arguments as tagged values (``sandbox.codec``), and ``null`` to
+end. Expected outputs are never sent. stdout carries one JSON record per line: first
+``{"kind": "import", ...}``, then per test a ``{"kind": "begin", "id"}`` and a
 ``{"kind": "test", ...}``, and finally ``{"kind": "done"}``. Records carry values, never verdicts;
 the host decides everything and trusts none of this process's exit status.
+
+The host sends a test's arguments only after the previous test's record, and public tests come
+first: while a public test runs, no hidden test's input exists anywhere in this container.
 
 The learner's module is imported once. Each test then runs in a forked child, so a test that hangs,
 exhausts memory or ends its process is killed and reported alone while the others still run.
@@ -24,7 +27,7 @@ import sys
 import time
 import traceback
 import types
-from typing import Any
+from typing import Any, BinaryIO
 
 if __package__ in (None, ""):
     # Run as a script under ``python -I``, which keeps the script's folder off sys.path.
@@ -203,18 +206,23 @@ def run_test(function: Any, test: dict[str, Any], payload: dict[str, Any]) -> di
     return record
 
 
-def main() -> None:
+def read_message(stream: BinaryIO) -> Any:
     # Length-prefixed, so the host never has to half-close the attach socket.
-    size = int(sys.stdin.buffer.readline())
-    payload = json.loads(sys.stdin.buffer.read(size))
+    size = int(stream.readline())
+    return json.loads(stream.read(size))
+
+
+def main() -> None:
+    stdin = sys.stdin.buffer
     sys.stdin = io.StringIO()
+    payload = read_message(stdin)
     module, record = import_solution(payload["code"], payload["stdout_cap"])
     emit(record)
-    if module is None:
-        emit({"kind": "done"})
-        return
-    function = getattr(module, payload["function"], None)
-    for test in payload["tests"]:
+    function = getattr(module, payload["function"], None) if module else None
+    while module is not None:
+        test = read_message(stdin)  # the host sends the next test only after this one's result
+        if test is None:
+            break
         emit({"kind": "begin", "id": test["id"]})
         if not callable(function):
             emit({"kind": "test", "id": test["id"], "outcome": "raised", "seconds": 0.0,

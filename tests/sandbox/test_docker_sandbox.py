@@ -368,3 +368,27 @@ def test_sweep_removes_only_expired_leftovers(docker_sandbox: DockerSandbox) -> 
         assert expired.id not in ids and alive.id in ids
     finally:
         alive.remove(force=True)
+
+
+def test_hidden_inputs_are_not_in_the_container_while_public_tests_run(
+    secret_problem: Problem, docker_sandbox: DockerSandbox
+) -> None:
+    """A public test's value is shown to the learner, so it must not be able to carry a hidden
+    test's arguments out: those are sent only after every public test has answered."""
+    code = (
+        "import gc, re, sys\n"
+        "def lookup(key):\n"
+        "    pattern = re.compile('hidden' + '-key-' + '[a-z]')\n"
+        "    seen = set()\n"
+        "    for obj in gc.get_objects():\n"
+        "        if isinstance(obj, (dict, list, tuple)):\n"
+        "            seen.update(pattern.findall(repr(obj)[:100000]))\n"
+        "    try:\n"
+        "        seen.add(sys.stdin.read())\n"
+        "    except Exception:\n"
+        "        pass\n"
+        "    return ','.join(sorted(s for s in seen if s))\n"
+    )
+    report = judge(secret_problem, docker_sandbox, code)
+    public = [t for t in report.tests if t.visibility.value == "public"]
+    assert [t.actual for t in public] == ["", ""]

@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-REFERENCE = 'SECRETS = {"a": "zq-secret-101", "b": "zq-secret-102", "c": "zq-secret-203",\n' \
-            '           "d": "zq-secret-204", "e": "zq-secret-205"}\n\n\ndef lookup(key):\n' \
-            '    return SECRETS[key]\n'
+from tests.utils.service_env import FIXTURE_PROBLEMS
+
+REFERENCE = (FIXTURE_PROBLEMS / "secret_lookup" / "reference.py").read_text()
 
 
 def bearer(token: str) -> dict[str, str]:
