@@ -10,6 +10,7 @@ import json
 import socket
 import struct
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -118,6 +119,7 @@ class DockerSandbox:
     def __init__(self, image: str, client: docker.DockerClient | None = None) -> None:
         self.image = image
         self._client = client
+        self.recent: deque[str] = deque(maxlen=64)  # ids of the latest containers, for audits
 
     @property
     def client(self) -> docker.DockerClient:
@@ -135,6 +137,7 @@ class DockerSandbox:
             )
         except DockerException as exc:
             raise SandboxUnavailable(f"could not create the sandbox container: {exc}") from exc
+        self.recent.append(container.id)
         try:
             raw = self.client.api.attach_socket(
                 container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}

@@ -19,9 +19,11 @@ pytestmark = pytest.mark.docker
 
 @pytest.fixture(autouse=True)
 def no_leftovers(docker_sandbox: DockerSandbox) -> Iterator[None]:
+    """Every container a test's submissions started is gone when the test ends."""
+    docker_sandbox.recent.clear()
     yield
-    left = docker_sandbox.client.containers.list(all=True, filters={"label": LABEL})
-    assert left == [], "a sandbox container was left behind"
+    existing = {c["Id"] for c in docker_sandbox.client.api.containers(all=True, filters={"label": LABEL})}
+    assert not existing & set(docker_sandbox.recent), "a sandbox container was left behind"
 
 
 def judge(problem: Problem, sandbox: DockerSandbox, code: str) -> Report:
