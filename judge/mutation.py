@@ -18,6 +18,7 @@ import copy
 import importlib.util
 import io
 import json
+import os
 import random
 import resource
 import signal
@@ -27,7 +28,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
@@ -45,6 +46,7 @@ DEFAULT_WORKERS = 2
 MEMORY_LIMIT_BYTES = 1 << 30  # RLIMIT_AS for every mutant process
 FUZZ_WALL_SECONDS = 120.0
 SNIPPET_CHARS = 60
+SNIPPET_CONTEXT = 15
 
 # ---------------------------------------------------------------------------------------------------
 # Generating mutants
@@ -174,10 +176,11 @@ def _mutations(node: ast.AST) -> Iterator[tuple[Operator, Replace]]:
         for position, op in enumerate(node.ops):
             for new_op in _COMPARE_FLIPS.get(type(op), ()):
                 yield Operator.FLIP_COMPARISON, _set_compare_op(position, new_op)
-    elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        # n -> n+1 and n -> n-1; this includes 0 -> 1 and 1 -> 0.
-        for delta in (1, -1):
-            yield Operator.CHANGE_CONSTANT, _set_constant(node.value + delta)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        if type(node.value) is not bool:  # True and False are ints, not numeric constants
+            # n -> n+1 and n -> n-1; this includes 0 -> 1 and 1 -> 0.
+            for delta in (1, -1):
+                yield Operator.CHANGE_CONSTANT, _set_constant(node.value + delta)
     elif isinstance(node, ast.Call):
         positional = not any(isinstance(arg, ast.Starred) for arg in node.args)
         name = node.func.id if isinstance(node.func, ast.Name) else None
@@ -235,8 +238,32 @@ def _replace_in_parent(tree: ast.AST, old: ast.AST, new: ast.AST) -> None:
 
 
 def _snippet(node: ast.AST) -> str:
-    text = " ".join(ast.unparse(node).split())
-    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 3] + "..."
+    return " ".join(ast.unparse(node).split())
+
+
+def _common_prefix(a: str, b: str) -> int:
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return i
+    return min(len(a), len(b))
+
+
+def _contrast(before: str, after: str) -> tuple[str, str]:
+    """Both texts cut down to the part that differs, with a little context either side."""
+    if len(before) <= SNIPPET_CHARS and len(after) <= SNIPPET_CHARS:
+        return before, after
+    prefix = _common_prefix(before, after)
+    suffix = _common_prefix(before[prefix:][::-1], after[prefix:][::-1])
+    start = max(0, prefix - SNIPPET_CONTEXT)
+
+    def cut(text: str) -> str:
+        end = min(len(text), len(text) - suffix + SNIPPET_CONTEXT)
+        piece = text[start:end]
+        if len(piece) > SNIPPET_CHARS:
+            piece, end = piece[: SNIPPET_CHARS - 3], -1
+        return ("..." if start else "") + piece + ("..." if end != len(text) else "")
+
+    return cut(before), cut(after)
 
 
 def generate_mutants(source: str) -> list[Mutant]:
@@ -263,7 +290,8 @@ def generate_mutants(source: str) -> list[Mutant]:
         if text in seen:
             continue
         seen.add(text)
-        description = f"line {line}: {site.operator}: `{before}` -> `{_snippet(shown)}`"
+        old, new = _contrast(before, _snippet(shown))
+        description = f"line {line}: {site.operator}: `{old}` -> `{new}`"
         mutants.append(Mutant(len(mutants) + 1, line, site.operator, description, text))
     return mutants
 
@@ -318,9 +346,14 @@ def _call(function: Callable[..., Any], args: list[Any], kwargs: dict[str, Any],
     return _Call(value=_roundtrip(value), args_after=after)
 
 
-def _load_function(source: str, name: str) -> Callable[..., Any]:
+def _load_function(source: str, name: str, seconds: float) -> Callable[..., Any]:
+    """Run the module's code (under the timer too: it may loop) and return the named function."""
     namespace: dict[str, Any] = {"__name__": "solution"}
-    exec(compile(source, "solution.py", "exec"), namespace)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        exec(compile(source, "solution.py", "exec"), namespace)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     function = namespace[name]
     if not callable(function):
         raise TypeError(f"{name} is not callable")
@@ -345,7 +378,7 @@ def _run_tests(job: dict[str, Any]) -> str | None:
     """The first test the mutant fails, in words; None when it passes them all."""
     spec = CheckerSpec(**job["checker"])
     check = CHECKERS[spec.name]
-    function = _load_function(job["source"], job["function"])
+    function = _load_function(job["source"], job["function"], job["seconds"])
     for case in job["cases"]:
         args = [codec.decode(a) for a in case["args"]]
         kwargs = {k: codec.decode(v) for k, v in case["kwargs"].items()}
@@ -380,8 +413,8 @@ def _run_fuzz(job: dict[str, Any]) -> str | None:
     """The first input where the mutant and the reference differ, in words; None if none does."""
     spec = CheckerSpec(**job["checker"])
     check = CHECKERS[spec.name]
-    reference = _load_function(job["reference"], job["function"])
-    mutant = _load_function(job["source"], job["function"])
+    reference = _load_function(job["reference"], job["function"], job["seconds"])
+    mutant = _load_function(job["source"], job["function"], job["seconds"])
     for number, case in enumerate(job["cases"]):
         args = [codec.decode(a) for a in case["args"]]
         kwargs = {k: codec.decode(v) for k, v in case["kwargs"].items()}
@@ -416,21 +449,27 @@ def child_main() -> None:
     try:
         runner = _run_fuzz if job["kind"] == "fuzz" else _run_tests
         detail = runner(job)
+    except _CallTimeout:
+        detail = "timed out while loading the module"
     except BaseException as exc:  # the mutant failed to load, or broke the runner itself
         detail = f"crashed: {type(exc).__name__}: {str(exc)[:200]}"
     real_stdout.write(json.dumps({"differs": detail is not None, "detail": detail or ""}) + "\n")
     real_stdout.flush()
 
 
-_CHILD_COMMAND = [sys.executable, "-c", "import judge.mutation as m; m.child_main()"]
+# -S skips site-packages (a faster start); the child needs only the standard library, judge and sandbox.
+_CHILD_COMMAND = [sys.executable, "-S", "-c", "import judge.mutation as m; m.child_main()"]
+_CHILD_PATH = str(Path(__file__).resolve().parent.parent)
 
 
 def _run_child(job: dict[str, Any], wall_seconds: float) -> str | None:
     """Run a job in a fresh interpreter; a crash or a timeout counts as a difference."""
     job = {**job, "memory_bytes": MEMORY_LIMIT_BYTES, "cpu_seconds": wall_seconds + 5}
+    path = os.pathsep.join(filter(None, [_CHILD_PATH, os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path}
     try:
         done = subprocess.run(_CHILD_COMMAND, input=json.dumps(job), capture_output=True, text=True,
-                              timeout=wall_seconds, check=False)
+                              timeout=wall_seconds, check=False, env=env)
     except subprocess.TimeoutExpired:
         return f"timed out after {wall_seconds:.0f} s"
     lines = done.stdout.strip().splitlines()
@@ -458,10 +497,11 @@ def _base_job(problem: Problem, source: str) -> dict[str, Any]:
             "immutable": problem.rules.immutable_arguments, "seconds": problem.limits.time_per_test}
 
 
-def test_failure(problem: Problem, source: str) -> str | None:
+def failure_reason(problem: Problem, source: str) -> str | None:
     """Why ``source`` fails the problem's public + hidden tests, or None when it passes them all."""
     tests: tuple[TestCase, ...] = problem.tests(include_hidden=True)
     cases = [_encode_case(t.name, t.args, t.kwargs, t.expected, t.raises) for t in tests]
+    cases.sort(key=lambda case: len(json.dumps(case)))  # cheap tests first: most mutants die early
     job = {**_base_job(problem, source), "kind": "tests", "cases": cases}
     return _run_child(job, problem.limits.time_per_submission + 5)
 
@@ -535,8 +575,7 @@ class ProblemReport:
     slug: str
     generated: int  # distinct mutants before the cap
     results: tuple[MutantResult, ...]
-    fuzz_inputs: int | None  # None: the problem has no fuzzer, so no survivor counts as equivalent
-    seconds: float
+    fuzz_inputs: int | None  # None: no fuzzing (no fuzzer, or no survivor to fuzz)
 
     def _count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)
@@ -569,46 +608,60 @@ class ProblemReport:
         return "\n".join(lines)
 
 
-def analyze(folders: Sequence[Path], *, workers: int = DEFAULT_WORKERS, max_mutants: int = DEFAULT_MAX_MUTANTS,
-            fuzz_count: int = DEFAULT_FUZZ_COUNT, progress: Callable[[str], None] = lambda _: None,
-            ) -> list[ProblemReport]:
+@dataclass
+class _Plan:
+    """One problem on its way through the pool: mutants, then test runs, then fuzzing."""
+
+    problem: Problem
+    folder: Path
+    generated: int
+    mutants: list[Mutant]
+    runs: list[Future[str | None]] = field(default_factory=list)
+    fuzzes: list[Future[str | None] | None] = field(default_factory=list)
+    fuzz_inputs: int | None = None
+
+    def report(self) -> ProblemReport:
+        results = []
+        for mutant, run, fuzz in zip(self.mutants, self.runs, self.fuzzes, strict=True):
+            failure = run.result()
+            if failure is not None:
+                results.append(MutantResult(mutant, Status.KILLED, failure))
+                continue
+            difference = fuzz.result() if fuzz is not None else "no fuzzer for this problem"
+            status = Status.EQUIVALENT if difference is None else Status.SURVIVED
+            results.append(MutantResult(mutant, status, difference or ""))
+        return ProblemReport(self.problem.slug, self.generated, tuple(results), self.fuzz_inputs)
+
+
+def analyze(
+    folders: Sequence[Path],
+    *,
+    workers: int = DEFAULT_WORKERS,
+    max_mutants: int = DEFAULT_MAX_MUTANTS,
+    fuzz_count: int = DEFAULT_FUZZ_COUNT,
+    progress: Callable[[str], None] = lambda _: None,
+) -> list[ProblemReport]:
     """Mutate each problem's reference, run the mutants (``workers`` at a time) and fuzz survivors."""
-    started = time.monotonic()
-    problems = [load_problem(folder) for folder in folders]
-    plans: list[tuple[Problem, Path, int, list[Mutant]]] = []
-    for problem, folder in zip(problems, folders, strict=True):
+    plans = []
+    for folder in folders:
+        problem = load_problem(folder)
         mutants = generate_mutants(problem.reference)
-        plans.append((problem, folder, len(mutants), select_mutants(mutants, max_mutants)))
-    reports = []
+        plans.append(_Plan(problem, folder, len(mutants), select_mutants(mutants, max_mutants)))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        runs: list[list[Future[str | None]]] = [
-            [pool.submit(test_failure, problem, m.source) for m in mutants] for problem, _, _, mutants in plans
-        ]
-        fuzzing: list[tuple[list[tuple[Mutant, str | None]], list[Future[str | None] | None], int | None]] = []
-        for (problem, folder, _, mutants), futures in zip(plans, runs, strict=True):
-            outcomes = [(m, f.result()) for m, f in zip(mutants, futures, strict=True)]
-            progress(f"{problem.slug}: tests ran on {len(mutants)} mutants")
-            alive = [m for m, failure in outcomes if failure is None]
-            inputs = fuzz_inputs(problem, folder, fuzz_count) if alive else None
-            fuzz_futures: list[Future[str | None] | None] = [
-                pool.submit(fuzz_difference, problem, m.source, inputs)
-                if failure is None and inputs is not None else None
-                for m, failure in outcomes
+        for plan in plans:  # queue every test run first: the pool stays busy while survivors are fuzzed
+            plan.runs = [pool.submit(failure_reason, plan.problem, m.source) for m in plan.mutants]
+        for plan in plans:
+            alive = [run.result() is None for run in plan.runs]
+            slug = plan.problem.slug
+            progress(f"{slug}: the tests kill {len(alive) - sum(alive)} of {len(alive)} mutants")
+            inputs = fuzz_inputs(plan.problem, plan.folder, fuzz_count) if any(alive) else None
+            plan.fuzz_inputs = None if inputs is None else len(inputs)
+            plan.fuzzes = [
+                pool.submit(fuzz_difference, plan.problem, m.source, inputs)
+                if ok and inputs is not None else None
+                for m, ok in zip(plan.mutants, alive, strict=True)
             ]
-            fuzzing.append((outcomes, fuzz_futures, None if inputs is None else len(inputs)))
-        for (problem, _, generated, _), (outcomes, fuzz_futures, n_inputs) in zip(plans, fuzzing, strict=True):
-            results = []
-            for (mutant, failure), fuzz in zip(outcomes, fuzz_futures, strict=True):
-                if failure is not None:
-                    results.append(MutantResult(mutant, Status.KILLED, failure))
-                    continue
-                difference = fuzz.result() if fuzz is not None else "no fuzzer for this problem"
-                status = Status.EQUIVALENT if difference is None else Status.SURVIVED
-                results.append(MutantResult(mutant, status, difference or ""))
-            reports.append(ProblemReport(problem.slug, generated, tuple(results), n_inputs,
-                                         time.monotonic() - started))
-            progress(f"{problem.slug}: done")
-    return reports
+        return [plan.report() for plan in plans]
 
 
 def analyze_problem(folder: Path, **options: Any) -> ProblemReport:
@@ -631,13 +684,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-mutants", type=int, default=DEFAULT_MAX_MUTANTS,
                         help="mutants per problem, chosen evenly over the source (0: all)")
     parser.add_argument("--fuzz", type=int, default=DEFAULT_FUZZ_COUNT, help="fuzz inputs per survivor")
-    parser.add_argument("--show-equivalent", action="store_true", help="also list probably-equivalent mutants")
+    parser.add_argument("--show-equivalent", action="store_true",
+                        help="also list the probably-equivalent mutants")
     options = parser.parse_args(argv)
     root: Path = options.problems_dir or _default_root()
     folders = [root / slug for slug in options.slugs] if options.slugs else discover(root)
     missing = [f.name for f in folders if not (f / "problem.toml").is_file()]
     if missing:
         parser.error(f"unknown problem(s): {', '.join(missing)}")
+    started = time.monotonic()
     reports = analyze(folders, workers=options.workers, max_mutants=options.max_mutants,
                       fuzz_count=options.fuzz, progress=lambda m: print(m, file=sys.stderr, flush=True))
     header = f"{'problem':<24} {'mutants':>7} {'killed':>6} {'equiv':>5} {'surv':>4} {'kill share':>10}"
@@ -657,7 +712,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         print(f"  equivalent #{result.mutant.number} {result.mutant.description}")
     print()
     print(f"{len(reports) - len(below)} of {len(reports)} problems kill at least "
-          f"{KILL_SHARE_REQUIRED:.0%} of their non-equivalent mutants")
+          f"{KILL_SHARE_REQUIRED:.0%} of their non-equivalent mutants ({time.monotonic() - started:.0f} s)")
     return 1 if below else 0
 
 

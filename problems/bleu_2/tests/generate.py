@@ -82,6 +82,16 @@ def random_case(rng, pool_name):
     return reference, candidate[:c_len]
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    pool_names = sorted(POOLS)
+    inputs = []
+    for _ in range(count):
+        reference, candidate = random_case(rng, rng.choice(pool_names))
+        inputs.append(([reference, candidate], {}))
+    return inputs
+
+
 def main():
     bleu_2 = load_reference()
     rng = random.Random(SEED)

@@ -49,6 +49,17 @@ EDGE_CASES = [
 ]
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        scale = rng.choice([3, 10, 60, 1000, 10**6])
+        c = rng.randint(0, scale)
+        r = rng.choice([rng.randint(0, scale), c, c + 1, max(0, c - 1), c + rng.randint(1, 5), 2 * c])
+        inputs.append(([c, r], {}))
+    return inputs
+
+
 def main():
     brevity_penalty = load_reference()
     rng = random.Random(SEED)

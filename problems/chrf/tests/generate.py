@@ -82,6 +82,20 @@ def mutate(rng, text):
     return "".join(chars)
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    pool_names = sorted(POOLS)
+    inputs = []
+    for _ in range(count):
+        pool = POOLS[rng.choice(pool_names)]
+        references = [random_text(rng, pool, rng.choice([0, 1, 2, 3, rng.randint(2, 12), rng.randint(4, 20)]))
+                      for _ in range(rng.choice([1, 1, 2, 3, 5]))]
+        source = rng.choice(references)
+        hypothesis = mutate(rng, source) if rng.random() < 0.8 else random_text(rng, pool, rng.randint(0, 8))
+        inputs.append(([hypothesis, references], {}))
+    return inputs
+
+
 def main():
     chrf = load_reference()
     rng = random.Random(SEED)

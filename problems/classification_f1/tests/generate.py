@@ -97,6 +97,24 @@ def random_case(rng):
     return [y_true, y_pred], kwargs
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        args, kwargs = random_case(rng)
+        roll = rng.random()
+        if roll < 0.03:
+            args[1] = args[1][:-1] if args[1] else ["x"]
+        elif roll < 0.06:
+            kwargs["average"] = rng.choice(["binary", "Macro", ""])
+        elif roll < 0.2:
+            del kwargs["average"]
+        if "labels" in kwargs and rng.random() < 0.2:
+            kwargs["labels"] = kwargs["labels"] + [rng.choice(kwargs["labels"])]
+        inputs.append((args, kwargs))
+    return inputs
+
+
 def main():
     classification_f1 = load_reference()
     rng = random.Random(SEED)

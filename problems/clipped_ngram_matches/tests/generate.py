@@ -68,6 +68,24 @@ POOLS = [
 ]
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        pool = rng.choice(POOLS)
+        reference = [rng.choice(pool) for _ in range(rng.choice([0, 1, 2, 3, 5, 8, 20]))]
+        candidate = []
+        for _ in range(rng.choice([0, 1, 2, 3, 5, 12, 30])):
+            if reference and rng.random() < 0.5:
+                start = rng.randrange(len(reference))
+                candidate.extend(reference[start:start + rng.randint(1, 4)])
+            else:
+                candidate.append(rng.choice(pool))
+        n = rng.choice([-1, 0, 1, 1, 2, 2, 3, 4, 6])
+        inputs.append(([reference, candidate, n], {}))
+    return inputs
+
+
 def main():
     clipped_ngram_matches = load_reference()
     rng = random.Random(SEED)

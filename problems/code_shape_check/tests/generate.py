@@ -119,6 +119,23 @@ def random_source(rng):
     return source
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        if rng.random() < 0.3:
+            args = copy.deepcopy(rng.choice(HAND)[1])
+            args[2] = rng.choice([args[2], args[2], 0, 1, 2, 3])
+        else:
+            args = [random_source(rng), rng.choice(["solve", "solve", "helper", "f"]), rng.choice([0, 1, 1, 2, 3])]
+        if len(args) == 3 and rng.random() < 0.6:
+            args.append(rng.sample(NEEDLES, rng.randrange(0, 3)) + rng.choice([[], [], [""]]))
+            if rng.random() < 0.7:
+                args.append(rng.sample(NEEDLES, rng.randrange(0, 3)) + rng.choice([[], [], [""]]))
+        inputs.append((args, {}))
+    return inputs
+
+
 def main():
     reference = load_reference()
     rng = random.Random(SEED)

@@ -87,6 +87,21 @@ def mutate(rng, text):
     return "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(8)))
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    texts = [text for _, e, a in HAND for text in (e, a)]
+    inputs = []
+    for _ in range(count):
+        if rng.random() < 0.3:
+            base = rng.choice(texts)
+        else:
+            base = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 14)))
+        other = mutate(rng, base)
+        pair = [base, other] if rng.random() < 0.5 else [other, base]
+        inputs.append((pair, {}))
+    return inputs
+
+
 def main():
     reference = load_reference()
     rng = random.Random(SEED)

@@ -74,17 +74,69 @@ HAND = [
     ("plus_label", ["The answer is +1", ["-1", "+1"]]),
     ("minus_label_equal", ["-1", ["-1", "1"]]),
     ("digit_label_inside_number", ["The answer is 10", ["1", "0"]]),
+    ("leading_underscore_trimmed", ["__positive", SENTIMENT]),
+    ("single_letter_label_at_end", ["The answer is B", ["A", "B", "C", "D"]]),
+    ("label_is_prefix_of_longer_label", ["I love New York City", ["new york", "new york city"]]),
+    ("overlapping_occurrence_second_valid", ["x---", ["--", "++"]]),
 ]
+
+
+def spaceless_edges(module):
+    """One case per edge of each spaceless range: a label holding the code point just inside or just
+    outside the edge, glued between letters in the answer, so only "matches anywhere" finds it."""
+    cases = []
+    for lo, hi in module.SPACELESS:
+        for code in (lo - 1, lo, hi, hi + 1):
+            label = f"a{chr(code)}b"
+            cases.append((f"spaceless_edge_{code:04x}", [f"x{label}y", [label, "other"]]))
+    return cases
 
 WORDS = ["the", "answer", "is", "i", "think", "it's", "not", "very", "quite", "sentiment", "so",
          ",", ".", "!", "(", ")", '"', "—", "und", "とても", "です", "\n"]
+
+
+FUZZ_LABELS = ["positive", "very positive", "negative", "very negative", "neutral", "Positive", "yes", "no",
+               "a b c", "b c", "c", "new york", "york city", "บวก", "ลบ", "ポジティブ", "とてもポジティブ",
+               "ネガティブ", "正面", "负面", "긍정", "да", "нет", "-1", "+1", "1", "0", "u.s.a", "Straße", "spam",
+               "ham", "", "!?", "e", "i"]
+
+
+FUZZ_LABELS = ["positive", "very positive", "negative", "very negative", "neutral", "Positive", "yes", "no",
+               "a b c", "b c", "c", "new york", "york city", "บวก", "ลบ", "ポジティブ", "とてもポジティブ",
+               "ネガティブ", "正面", "负面", "긍정", "да", "нет", "-1", "+1", "1", "0", "u.s.a", "Straße", "spam",
+               "ham", "", "!?", "e", "i", "一", "က", "ក", "ก", "ぁ", "㐀", "very", "new york city", "--", "++",
+               "aa"]
+
+
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    module = load_reference()
+    # Code points on both sides of each edge of the spaceless ranges.
+    edges = [chr(c) for lo, hi in module.SPACELESS for c in (lo - 1, lo, hi, hi + 1)]
+    inputs = []
+    while len(inputs) < count:
+        labels = rng.sample(FUZZ_LABELS, rng.randint(0, 5))
+        if rng.random() < 0.4:
+            labels.append(rng.choice(["", "a", "ab"]) + rng.choice(edges) + rng.choice(["", "b"]))
+        normalized = [module._normalize(label) for label in labels if module._normalize(label)]
+        if len(set(normalized)) != len(normalized):
+            continue  # the statement promises labels distinct after normalization
+        words = [rng.choice(WORDS + ["a", "b", "york", "city", "x", "---", "aaa"]) for _ in range(rng.randrange(0, 6))]
+        for _ in range(rng.choice([0, 1, 1, 2, 2, 3])):
+            label = rng.choice(labels) if labels and rng.random() < 0.8 else rng.choice(FUZZ_LABELS)
+            label = rng.choice([label, label.upper(), label + rng.choice(["ly", "s", "", "!", "_"]),
+                                rng.choice(["un", "_", "(", "", "«"]) + label])
+            words.insert(rng.randrange(len(words) + 1), label)
+        joiner = rng.choice([" ", " ", " ", "", "", ", ", "\n"])
+        inputs.append(([joiner.join(words), labels], {}))
+    return inputs
 
 
 def main():
     module = load_reference()
     reference = module.extract_label
     rng = random.Random(SEED)
-    cases = list(HAND)
+    cases = list(HAND) + spaceless_edges(module)
     label_sets = [SENTIMENT, GRADED, ["Positive", "Negative"], ["yes", "no"], ["บวก", "ลบ"],
                   ["ポジティブ", "ネガティブ", "ニュートラル"], ["spam", "ham"]]
     for i in range(26):

@@ -90,6 +90,8 @@ HAND = [
     ("long_decimal", ["0.1234567890123", "whole"]),
     ("uppercase_mode", ["42", "WHOLE"]),
     ("empty_mode", ["42", ""]),
+    ("trailing_minus_not_a_sign", ["5 -", "first"]),
+    ("leading_minus_text_ends_in_letter", ["-7 degrees", "first"]),
 ]
 
 WORDS = ["score", "v", "id_", "x", "is", "the", "total:", "café", "合计", "€", "$", "(", ")", "%",
@@ -119,6 +121,22 @@ def random_text(rng):
             parts.append(rng.choice(WORDS))
         parts.append(rng.choice(["", " ", " ", " ", "  ", "\t"]))
     return "".join(parts)
+
+
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        roll = rng.random()
+        if roll < 0.25:
+            text = rng.choice(["", " ", "+", "-", "(", "x"]) + numeral(rng) + rng.choice(["", " ", "\n", "%", "-"])
+        elif roll < 0.35:
+            text = rng.choice(HAND)[1][0]
+        else:
+            text = random_text(rng)
+        mode = rng.choice(["whole", "first", "last"]) if rng.random() < 0.98 else rng.choice(["WHOLE", ""])
+        inputs.append(([text, mode], {}))
+    return inputs
 
 
 def main():

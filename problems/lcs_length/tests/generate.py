@@ -51,6 +51,20 @@ EDGE_CASES = [
 ]
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    pools = [["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d", "e", "f"],
+             ["the", "The", "cat", "sat", "on", "mat", ".", "caf\u00e9", "cafe\u0301", ""]]
+    inputs = []
+    for _ in range(count):
+        pool = rng.choice(pools)
+        sizes = [rng.choice([0, 1, 2, rng.randint(0, 9), rng.randint(0, 9), rng.randint(5, 40)]) for _ in "ab"]
+        a = [rng.choice(pool) for _ in range(sizes[0])]
+        b = [rng.choice(pool) for _ in range(sizes[1])]
+        inputs.append(([a, b], {}))
+    return inputs
+
+
 def main():
     lcs_length = load_reference()
     rng = random.Random(SEED)

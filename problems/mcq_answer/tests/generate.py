@@ -63,11 +63,32 @@ HAND = [
     ("unicode_text_around", ["答案是 B。"], {}),
     ("emoji_neighbour", ["B\U0001f44d"], {}),
     ("letter_x_in_formula", ["x = 2, so b"], {}),
+    ("z_with_all_letters", ["Z"], {"options": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}),
+    ("lowercase_z_option", ["z"], {"options": "XYZ"}),
 ]
 
 FRAGMENTS = ["the answer is", "I think", "option", "answer:", "maybe", "a", "A", "b", "B)", "(c)",
              "C.", "d", "**D**", "E", "can", "I'd", "B-cell", "not", "(a)", "a)", "é", "中",
              ",", ".", "!", "/", "'", "-", "_", "x2", "2", "\n"]
+
+
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    inputs = []
+    for _ in range(count):
+        pieces = FRAGMENTS + letters + [letter.lower() for letter in letters] + ["(a)", "a)", "(z", "Z."]
+        words = [rng.choice(pieces) for _ in range(rng.randrange(1, 8))]
+        reply = "".join(w + rng.choice([" ", " ", "", "\n", ",", "("]) for w in words).strip(" ")
+        roll = rng.random()
+        if roll < 0.5:
+            kwargs = {}
+        elif roll < 0.8:
+            kwargs = {"options": rng.choice(["AB", "ABC", "ABCDE", "DCBA", "ABCDEFGHIJ"])}
+        else:
+            kwargs = {"options": "".join(rng.sample(letters, rng.randint(1, 26)))}
+        inputs.append(([reply], kwargs))
+    return inputs
 
 
 def main():

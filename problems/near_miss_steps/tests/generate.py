@@ -99,6 +99,20 @@ def perturb(rng, text):
     return text
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    texts = BASES + [text for _, e, a in EDGE_CASES for text in (e, a)]
+    inputs = []
+    for _ in range(count):
+        expected = rng.choice(texts)
+        if rng.random() < 0.3:
+            expected = perturb(rng, expected)
+        actual = perturb(rng, expected) if rng.random() < 0.9 else rng.choice(texts)
+        pair = [expected, actual] if rng.random() < 0.7 else [actual, expected]
+        inputs.append((pair, {}))
+    return inputs
+
+
 def main():
     near_miss_steps = load_reference()
     rng = random.Random(SEED)

@@ -77,6 +77,19 @@ PIECES = (
 )
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 16)))
+        kwargs = {}
+        for key in ("nfkc", "ignore_case", "trim_punctuation", "ignore_punctuation"):
+            if rng.random() < 0.4:
+                kwargs[key] = rng.random() < 0.5
+        inputs.append(([text], kwargs))
+    return inputs
+
+
 def main():
     reference = load_reference()
     rng = random.Random(SEED)

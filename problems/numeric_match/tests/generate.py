@@ -70,6 +70,13 @@ HAND = [
     ("huge_tolerance", ["1", "1000000"], {"abs_tol": 1e9}),
     ("tiny_tolerance", ["0.1", "0.1000001"], {"abs_tol": 1e-9}),
     ("mode_bad_case", ["1", "1"], {"mode": "First"}),
+    ("empty_expected_first_mode", ["", "5"], {"mode": "first"}),
+    ("empty_actual_last_mode", ["5", ""], {"mode": "last"}),
+    ("leading_zero_first_mode", ["0.5", "0.50"], {"mode": "first"}),
+    ("leading_nine_last_mode", ["9", "about 9.0"], {"mode": "last"}),
+    ("letter_then_minus_first", ["x-5", "5"], {"mode": "first"}),
+    ("negative_whole_abs_tol", ["-3", "-3.5"], {"abs_tol": 0.6}),
+    ("first_mode_reads_first", ["12", "12 then 13"], {"mode": "first"}),
 ]
 
 UNITS = ["", "", " kg", "%", " USD", " points"]
@@ -87,6 +94,38 @@ def render(rng, value):
     if wrap == 2:
         return f"  {text}\n"
     return f"({text}) or maybe {rng.randrange(100)}"
+
+
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    texts = [text for _, args, _ in HAND for text in args]
+
+    def short_text():  # a number near the start, after a sign and whatever precedes it
+        head = rng.choice(["", "", " ", "x", "a", "(", "((", "x ", " (", "ab", "_", ".", "\t", "xy"])
+        number = rng.choice(["0", "9", "0.5", "90", "1,000", "12", str(rng.randrange(1000))])
+        return head + rng.choice(["-", "+", "", ""]) + number + rng.choice(["", " ", " 7", "-3", " and -9"])
+
+    inputs = []
+    for _ in range(count):
+        e = round(rng.uniform(-2000, 2000), rng.randrange(0, 4))
+        if rng.random() < 0.2:
+            e = float(rng.randrange(-10, 10))
+        a = e + rng.choice([0.0, 0.0, rng.uniform(-5, 5), rng.uniform(-100, 100), float(rng.randrange(-3, 4))])
+        args = [render(rng, e), render(rng, round(a, 3))]
+        roll = rng.random()
+        if roll < 0.2:
+            args[rng.randrange(2)] = rng.choice(texts)
+        elif roll < 0.5:
+            args = [short_text() if rng.random() < 0.7 else arg for arg in args]
+        kwargs = {}
+        if rng.random() < 0.9:
+            kwargs["mode"] = rng.choice(["whole", "first", "last"]) if rng.random() < 0.97 else "First"
+        if rng.random() < 0.6:
+            kwargs["abs_tol"] = rng.choice([0.0, 0.5, 1.0, 2.5, 10.0, 100.0])
+        if rng.random() < 0.6:
+            kwargs["rel_tol"] = rng.choice([0.0, 0.001, 0.01, 0.05, 0.1, 0.5])
+        inputs.append((args, kwargs))
+    return inputs
 
 
 def main():

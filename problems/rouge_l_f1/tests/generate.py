@@ -93,6 +93,20 @@ def mutate(rng, text):
     return " ".join(out)
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        output = random_text(rng, rng.choice([0, 1, 2, 3, 5, 8, 15]))
+        if rng.random() < 0.6:
+            expected = mutate(rng, output)
+        else:
+            expected = random_text(rng, rng.choice([0, 1, 2, 4, 10]))
+        pair = [output, expected] if rng.random() < 0.5 else [expected, output]
+        inputs.append((pair, {}))
+    return inputs
+
+
 def main():
     rouge_l_f1 = load_reference()
     rng = random.Random(SEED)

@@ -50,6 +50,9 @@ EDGE_CASES = [
     ("nfc_vs_nfd_differ", "caf\u00e9 au lait", ["cafe\u0301 au lait"]),
     ("repeated_hypothesis_short_reference", "yes yes yes yes yes yes", ["yes"]),
     ("three_token_hypothesis", "the cat sat", ["the cat sat on the mat"]),
+    ("entity_gt_decoded", "x &gt; y", ["x > y z"]),
+    ("entity_lt_decoded", "a &lt; b", ["a < b c"]),
+    ("entity_quot_decoded", "he said &quot;yes&quot;", ['he said "yes" twice']),
 ]
 
 WORDS = ["the", "a", "refund", "status", "page", "is", "was", "down", "up", "sent", "on",
@@ -86,6 +89,32 @@ def perturb(rng, text):
     if rng.random() < 0.2:
         out.append(rng.choice([".", "!", "\n", " "]))
     return " ".join(out)
+
+
+FUZZ_EXTRA = ['"', "&quot;", "&amp;", "&lt;", "&gt;", "<", ">", "&", "<skipped>", "a-\nb", "x\ny", "-\n", "5-7",
+              "(a)", "3.5.", "a,b"]
+
+
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+
+    def spice(text):  # 13a's special strings: entities, <skipped>, newlines, quotes
+        words = text.split(" ")
+        for _ in range(rng.choice([0, 0, 1, 2, 3])):
+            words.insert(rng.randrange(len(words) + 1), rng.choice(FUZZ_EXTRA))
+        return rng.choice([" ", "", " ", "\n"]).join(words)
+
+    inputs = []
+    for _ in range(count):
+        references = [random_reference(rng) for _ in range(rng.choice([1, 1, 2, 3, 4]))]
+        source = rng.choice(references)
+        hypothesis = perturb(rng, source) if rng.random() < 0.85 else random_reference(rng)
+        if rng.random() < 0.5:
+            spiced = spice(source)
+            references = [spiced if ref is source else ref for ref in references]
+            hypothesis = spice(hypothesis) if rng.random() < 0.5 else perturb(rng, spiced)
+        inputs.append(([hypothesis, references], {}))
+    return inputs
 
 
 def main():

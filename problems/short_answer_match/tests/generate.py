@@ -74,6 +74,7 @@ HAND = [
     ("repeated_occurrences_last", ["cats cats cat", "cat"]),
     ("overlapping_occurrence", ["aaa a", "aa"]),
     ("expected_longer_than_reply", ["cat", "cat food"]),
+    ("overlapping_occurrence_second_valid", ["x---", "--"]),
 ]
 
 FILLER = ["the", "answer", "is", "about", "km/s", "I", "think", "maybe", "—", "(", ")", ",", ".",
@@ -97,6 +98,30 @@ def disguise(rng, phrase):
     if kind == 5:
         return rng.choice(["x", "_", "9"]) + phrase
     return phrase
+
+
+FUZZ_ANSWERS = ["--", "..", "++", "aa", "+", "000", "1 000", "1,000", "-", "x", "ab"]
+
+
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    answers = ANSWERS + FUZZ_ANSWERS
+    inputs = []
+    for _ in range(count):
+        if rng.random() < 0.2:
+            args = copy.deepcopy(rng.choice(HAND)[1])
+            if rng.random() < 0.5:
+                args[0] = disguise(rng, args[0])
+        else:
+            answer = rng.choice(answers)
+            words = [rng.choice(FILLER + ["---", "...", "+++", "aaa", "0000", "x--"]) for _ in range(rng.randrange(0, 7))]
+            for _ in range(rng.choice([0, 1, 1, 2])):
+                words.insert(rng.randrange(len(words) + 1), disguise(rng, answer))
+            args = [rng.choice([" ", " ", "", ","]).join(words), answer]
+        if rng.random() < 0.4:
+            args = args[:2] + [[disguise(rng, rng.choice(answers + [""])) for _ in range(rng.randrange(0, 3))]]
+        inputs.append((args, {}))
+    return inputs
 
 
 def main():

@@ -87,6 +87,11 @@ def random_text(rng, n):
     return "".join(parts)
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    return [([random_text(rng, rng.choice([0, 1, 2, 4, 8, 16]))], {}) for _ in range(count)]
+
+
 def main():
     squad_normalize = load_reference()
     rng = random.Random(SEED)

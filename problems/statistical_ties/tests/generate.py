@@ -59,6 +59,23 @@ def random_results(rng):
     return results
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        roll = rng.random()
+        if roll < 0.05:
+            results = dict(list(random_results(rng).items())[: rng.randint(0, 1)])
+        else:
+            results = random_results(rng)
+        if roll > 0.8:  # a twin of some model, or the same accuracy over a different n
+            name, (correct, n) = rng.choice(list(results.items()))
+            k = rng.choice([1, 2, 3])
+            results[name + rng.choice(["-twin", "-big", "A", "a"])] = [correct * k, n * k]
+        inputs.append(([results], {}))
+    return inputs
+
+
 def main():
     statistical_ties = load_reference()
     rng = random.Random(SEED)

@@ -105,6 +105,21 @@ def related_text(rng, base):
     return rng.choice([" ", "  ", ", "]).join(out)
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        prediction = random_text(rng, rng.choice([0, 1, 3, 8, 20]))
+        references = []
+        for _ in range(rng.choice([0, 1, 1, 2, 3, 4]) if rng.random() < 0.98 else 0):
+            if prediction and rng.random() < 0.6:
+                references.append(related_text(rng, prediction))
+            else:
+                references.append(random_text(rng, rng.choice([0, 1, 3, 8, 20])))
+        inputs.append(([prediction, references], {}))
+    return inputs
+
+
 def main():
     token_f1 = load_reference()
     rng = random.Random(SEED)

@@ -68,6 +68,18 @@ def random_text(rng, length):
     return "".join(rng.choice(PIECES) for _ in range(length))
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        if rng.random() < 0.7:
+            text = random_text(rng, rng.randint(0, 40))
+        else:
+            text = "".join(rng.choice("01a .,-\n") for _ in range(rng.randint(1, 30)))
+        inputs.append(([text], {}))
+    return inputs
+
+
 def main():
     tokenize_13a = load_reference()
     rng = random.Random(SEED)

@@ -68,6 +68,11 @@ def random_text(rng):
     return rng.choice([" ", " ", "  ", "\t", "\n"]).join(parts)
 
 
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    return [([random_text(rng), random_text(rng)], {}) for _ in range(count)]
+
+
 def main():
     toy_cosine = load_reference()
     rng = random.Random(SEED)

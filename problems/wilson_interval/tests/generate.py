@@ -45,7 +45,26 @@ EDGE_CASES = [
     ("negative_n", [0, -5], {}),
     ("correct_above_n", [16, 15], {}),
     ("negative_correct", [-1, 15], {}),
+    ("correct_above_n_large_z", [16, 15], {"z": 4.0}),
+    ("negative_correct_large_z", [-1, 15], {"z": 4.0}),
 ]
+
+
+def fuzz_inputs(rng, count):
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    inputs = []
+    for _ in range(count):
+        n = rng.choice([rng.randint(-2, 3), rng.randint(1, 20), rng.randint(15, 50), rng.randint(50, 5000)])
+        correct = rng.choice([0, n, rng.randint(0, max(n, 0)), rng.randint(0, max(n, 0)), -1, n + 1,
+                              rng.randint(-3, n + 3)])
+        roll = rng.random()
+        if roll < 0.4:
+            inputs.append(([correct, n], {}))
+        elif roll < 0.7:
+            inputs.append(([correct, n], {"z": rng.choice([0.5, 1.0, 1.645, 1.96, 2.576, 3.291, 5.0])}))
+        else:
+            inputs.append(([correct, n, round(rng.uniform(0.1, 6.0), 4)], {}))
+    return inputs
 
 
 def main():
