@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import APIRouter, FastAPI
 
 from api import errors
-from api.routes import health, problems, submissions
+from api.routes import health, problems, submissions, web
 from judge.bootstrap import prepare_database
 
 
@@ -30,6 +30,7 @@ def create_app() -> FastAPI:
     v1.include_router(problems.router)
     app.include_router(v1)
     app.include_router(health.router)
+    app.include_router(web.router)
     errors.install(app)
     return app
 

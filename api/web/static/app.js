@@ -1,0 +1,79 @@
+// The judge's web pages. Every page is the same static shell; this script reads the path, loads
+// its data from the JSON API with the learner's token, and builds the DOM with createElement and
+// textContent only. The one exception is the problem statement (problem.js), which the server
+// renders from Markdown with raw HTML disabled (markdown-it escapes it): markup we produced.
+import { getToken, setToken } from "./api.js";
+import { el, notice, setTitle, show } from "./dom.js";
+import { problemListPage, submissionListPage, submissionPage } from "./lists.js";
+import { problemPage } from "./problem.js";
+
+let page = new AbortController(); // aborted when the page is drawn again (e.g. a new token)
+
+const ROUTES = [
+  [/^\/$/, () => problemListPage, "problems"],
+  [/^\/problems\/([^/]+)$/, (m) => (signal) => problemPage(decodeURIComponent(m[1]), signal), "problems"],
+  [/^\/submissions$/, () => submissionListPage, "submissions"],
+  [/^\/submissions\/(\d+)$/, (m) => (signal) => submissionPage(Number(m[1]), signal), "submissions"],
+];
+
+async function render() {
+  page.abort();
+  page = new AbortController();
+  const signal = page.signal;
+  const route = ROUTES.find(([pattern]) => pattern.test(location.pathname));
+  for (const item of document.querySelectorAll("[data-nav]")) {
+    if (route && item.dataset.nav === route[2]) item.setAttribute("aria-current", "page");
+    else item.removeAttribute("aria-current");
+  }
+  if (!route) {
+    show(notice("There is no such page.", "error"));
+    return;
+  }
+  if (!getToken()) {
+    setTitle("");
+    show(
+      el("h1", {}, "Welcome"),
+      el("p", { class: "notice" }, "Paste your API token in the box at the top of the page. An administrator ",
+        "makes one with ", el("code", {}, "judge users create NAME"), "; ", el("code", {}, "judge serve"),
+        " prints an admin token on its first start."));
+    return;
+  }
+  show(el("p", { class: "muted" }, "Loading…"));
+  try {
+    await route[1](location.pathname.match(route[0]))(signal);
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    show(notice(error.message || String(error), "error"));
+  }
+}
+
+function showTokenState() {
+  const state = document.getElementById("token-state");
+  const input = document.getElementById("token-input");
+  state.textContent = getToken() ? "saved" : "not set";
+  input.placeholder = getToken() ? "saved; paste to replace" : "paste your token";
+}
+
+function setUpTokenBox() {
+  const form = document.getElementById("token-form");
+  const input = document.getElementById("token-input");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = input.value.trim();
+    if (!value) return;
+    setToken(value);
+    input.value = "";
+    showTokenState();
+    render();
+  });
+  document.getElementById("token-clear").addEventListener("click", () => {
+    setToken("");
+    input.value = "";
+    showTokenState();
+    render();
+  });
+  showTokenState();
+}
+
+setUpTokenBox();
+render();
