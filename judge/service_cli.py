@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import subprocess
 import sys
 from typing import Annotated
@@ -16,9 +18,18 @@ from judge.db.session import session_scope
 from judge.settings import get_settings
 from judge.users import UserError, create_user
 
+PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
+
 users_app = typer.Typer(help="Manage users and their API tokens.", no_args_is_help=True)
 out = Console()
 err = Console(stderr=True)
+
+
+def _die_with_parent() -> None:
+    """Runs in the worker child before exec: the kernel sends it SIGTERM when `judge serve` ends,
+    however it ends (uvicorn re-raises SIGTERM after shutting down, skipping any finally)."""
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def worker_command(concurrency: int) -> list[str]:
@@ -70,7 +81,7 @@ def serve(
         err.print(f"problems: {change}", highlight=False)
     open_sandbox()
     token = first_admin_token()
-    process = subprocess.Popen(worker_command(concurrency))
+    process = subprocess.Popen(worker_command(concurrency), preexec_fn=_die_with_parent)
     try:
         url = f"http://{host}:{port}"
         out.print(f"[bold green]Judge running[/] at {url}  (API docs: {url}/docs)")
