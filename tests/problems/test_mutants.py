@@ -1,6 +1,6 @@
 """Mutation testing: each problem's hidden tests must reject most small bugs in its reference.
 
-judge/mutation.py mutates every reference (flip a comparison, drop a min/max, change a constant,
+judge/mutation/ mutates every reference (flip a comparison, drop a min/max, change a constant,
 swap arguments, shift a range bound, ...), runs each mutant against the public and hidden tests in a
 subprocess, and fuzzes the survivors against the reference with the problem's own
 ``fuzz_inputs`` (tests/generate.py). At least 90% of the non-equivalent mutants must be killed.

@@ -75,7 +75,7 @@ def random_case(rng, pool_name):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     pool_names = sorted(POOLS)
     inputs = []
     for _ in range(count):

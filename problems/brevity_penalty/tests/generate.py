@@ -50,7 +50,7 @@ EDGE_CASES = [
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     inputs = []
     for _ in range(count):
         scale = rng.choice([3, 10, 60, 1000, 10**6])

@@ -98,7 +98,7 @@ def random_case(rng):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     inputs = []
     for _ in range(count):
         args, kwargs = random_case(rng)

@@ -69,7 +69,7 @@ POOLS = [
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     inputs = []
     for _ in range(count):
         pool = rng.choice(POOLS)

@@ -88,7 +88,7 @@ def mutate(rng, text):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     texts = [text for _, e, a in HAND for text in (e, a)]
     inputs = []
     for _ in range(count):

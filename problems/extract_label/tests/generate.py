@@ -109,7 +109,7 @@ FUZZ_LABELS = ["positive", "very positive", "negative", "very negative", "neutra
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     module = load_reference()
     # Code points on both sides of each edge of the spaceless ranges.
     edges = [chr(c) for lo, hi in module.SPACELESS for c in (lo - 1, lo, hi, hi + 1)]

@@ -52,7 +52,7 @@ EDGE_CASES = [
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     pools = [["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d", "e", "f"],
              ["the", "The", "cat", "sat", "on", "mat", ".", "caf\u00e9", "cafe\u0301", ""]]
     inputs = []

@@ -73,7 +73,7 @@ FRAGMENTS = ["the answer is", "I think", "option", "answer:", "maybe", "a", "A",
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     letters = [chr(c) for c in range(ord("A"), ord("Z") + 1)]
     inputs = []
     for _ in range(count):

@@ -100,7 +100,7 @@ def perturb(rng, text):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     texts = BASES + [text for _, e, a in EDGE_CASES for text in (e, a)]
     inputs = []
     for _ in range(count):

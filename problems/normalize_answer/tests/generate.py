@@ -78,7 +78,7 @@ PIECES = (
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     inputs = []
     for _ in range(count):
         text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 16)))

@@ -97,7 +97,7 @@ def render(rng, value):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     texts = [text for _, args, _ in HAND for text in args]
 
     def short_text():  # a number near the start, after a sign and whatever precedes it

@@ -94,7 +94,7 @@ def mutate(rng, text):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     inputs = []
     for _ in range(count):
         output = random_text(rng, rng.choice([0, 1, 2, 3, 5, 8, 15]))

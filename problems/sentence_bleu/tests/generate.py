@@ -96,7 +96,7 @@ FUZZ_EXTRA = ['"', "&quot;", "&amp;", "&lt;", "&gt;", "<", ">", "&", "<skipped>"
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
 
     def spice(text):  # 13a's special strings: entities, <skipped>, newlines, quotes
         words = text.split(" ")

@@ -104,7 +104,7 @@ FUZZ_ANSWERS = ["--", "..", "++", "aa", "+", "000", "1 000", "1,000", "-", "x", 
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     answers = ANSWERS + FUZZ_ANSWERS
     inputs = []
     for _ in range(count):

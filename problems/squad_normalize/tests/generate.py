@@ -88,7 +88,7 @@ def random_text(rng, n):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     return [([random_text(rng, rng.choice([0, 1, 2, 4, 8, 16]))], {}) for _ in range(count)]
 
 

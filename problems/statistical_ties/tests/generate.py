@@ -60,7 +60,7 @@ def random_results(rng):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     inputs = []
     for _ in range(count):
         roll = rng.random()

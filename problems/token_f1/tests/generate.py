@@ -106,7 +106,7 @@ def related_text(rng, base):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     inputs = []
     for _ in range(count):
         prediction = random_text(rng, rng.choice([0, 1, 3, 8, 20]))

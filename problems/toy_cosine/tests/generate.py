@@ -69,7 +69,7 @@ def random_text(rng):
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     return [([random_text(rng), random_text(rng)], {}) for _ in range(count)]
 
 

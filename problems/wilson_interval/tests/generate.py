@@ -51,7 +51,7 @@ EDGE_CASES = [
 
 
 def fuzz_inputs(rng, count):
-    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation.py)."""
+    """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
     inputs = []
     for _ in range(count):
         n = rng.choice([rng.randint(-2, 3), rng.randint(1, 20), rng.randint(15, 50), rng.randint(50, 5000)])

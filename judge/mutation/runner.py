@@ -1,0 +1,99 @@
+"""Running a mutant against a problem's tests in a fresh, limited interpreter.
+
+A mutant may loop, eat memory or call ``os._exit``; so it runs in a child process (``judge.mutation.child``)
+with ``RLIMIT_AS``, a CPU limit and a wall-clock timeout, and a crash or a timeout counts as a failure.
+The parent sends the job as JSON on stdin and reads one JSON line back: ``run_child`` is the parent
+side, ``check_tests`` the child side of a tests job.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from judge.mutation.calls import call, changed_arguments, checker, decode_arguments, load_function, short
+from judge.problems import Problem
+from sandbox import codec
+
+MEMORY_LIMIT_BYTES = 1 << 30  # RLIMIT_AS for every mutant process
+
+# -S skips site-packages (a faster start); the child needs only the standard library, judge and sandbox.
+_CHILD_COMMAND = [sys.executable, "-S", "-c", "from judge.mutation.child import main; main()"]
+_CHILD_PATH = str(Path(__file__).resolve().parents[2])
+
+
+def run_child(job: dict[str, Any], wall_seconds: float) -> str | None:
+    """Run a job in a fresh interpreter; a crash or a timeout counts as a difference."""
+    job = {**job, "memory_bytes": MEMORY_LIMIT_BYTES, "cpu_seconds": wall_seconds + 5}
+    path = os.pathsep.join(filter(None, [_CHILD_PATH, os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path}
+    try:
+        done = subprocess.run(_CHILD_COMMAND, input=json.dumps(job), capture_output=True, text=True,
+                              timeout=wall_seconds, check=False, env=env)
+    except subprocess.TimeoutExpired:
+        return f"timed out after {wall_seconds:.0f} s"
+    lines = done.stdout.strip().splitlines()
+    try:
+        result = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        result = None
+    if not isinstance(result, dict):
+        tail = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        return f"crashed: {tail[0][:200]}"
+    return str(result["detail"]) if result.get("differs") else None
+
+
+def encode_case(name: str, args: Sequence[Any], kwargs: dict[str, Any], expected: Any = None,
+                raises: str | None = None) -> dict[str, Any]:
+    """One test or fuzz input as a job case, its values in the sandbox codec."""
+    return {"name": name, "args": [codec.encode(a) for a in args],
+            "kwargs": {k: codec.encode(v) for k, v in kwargs.items()},
+            "expected": codec.encode(expected), "raises": raises}
+
+
+def base_job(problem: Problem, source: str) -> dict[str, Any]:
+    """What every job needs: the code, the function's name, the checker, the rules and the time limit."""
+    spec = problem.checker
+    return {"source": source, "function": problem.function,
+            "checker": {"name": spec.name, "abs_tol": spec.abs_tol, "rel_tol": spec.rel_tol},
+            "immutable": problem.rules.immutable_arguments, "seconds": problem.limits.time_per_test}
+
+
+def failure_reason(problem: Problem, source: str) -> str | None:
+    """Why ``source`` fails the problem's public + hidden tests, or None when it passes them all."""
+    tests = problem.tests(include_hidden=True)
+    cases = [encode_case(t.name, t.args, t.kwargs, t.expected, t.raises) for t in tests]
+    cases.sort(key=lambda case: len(json.dumps(case)))  # cheap tests first: most mutants die early
+    job = {**base_job(problem, source), "kind": "tests", "cases": cases}
+    return run_child(job, problem.limits.time_per_submission + 5)
+
+
+def check_tests(job: dict[str, Any]) -> str | None:
+    """In the child: the first test the mutant fails, in words; None when it passes them all."""
+    spec, check = checker(job)
+    function = load_function(job["source"], job["function"], job["seconds"])
+    for case in job["cases"]:
+        args, kwargs = decode_arguments(case)
+        before_args, before_kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
+        done = call(function, args, kwargs, job["seconds"])
+        where = f"test {case['name']!r}"
+        if done.timed_out:
+            return f"{where}: timed out"
+        if done.error is not None:
+            if done.error == case["raises"]:
+                continue
+            return f"{where}: raised {done.error}: {done.message}"
+        if case["raises"] is not None:
+            return f"{where}: returned {short(done.value)} instead of raising {case['raises']}"
+        expected = codec.decode(case["expected"])
+        if check(expected, done.value, spec):
+            return f"{where}: expected {short(expected)}, got {short(done.value)}"
+        if job["immutable"] and changed_arguments(done, before_args, before_kwargs, spec):
+            return f"{where}: changed an argument"
+    return None
