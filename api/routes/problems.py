@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -173,8 +174,6 @@ async def _uploaded_files(request: Request) -> tuple[str | None, dict[str, str]]
 
 
 def _slug_of(files: dict[str, str]) -> str | None:
-    import tomllib
-
     try:
         slug = tomllib.loads(files.get("problem.toml", "")).get("slug")
     except tomllib.TOMLDecodeError:
