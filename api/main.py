@@ -8,8 +8,10 @@ from contextlib import asynccontextmanager
 from fastapi import APIRouter, FastAPI
 
 from api import errors
+from api.body_limit import BodyLimit
 from api.routes import health, problems, submissions, web
 from judge.bootstrap import prepare_database
+from judge.settings import get_settings
 
 
 @asynccontextmanager
@@ -32,6 +34,8 @@ def create_app() -> FastAPI:
     app.include_router(health.router)
     app.include_router(web.router)
     errors.install(app)
+    # Room for a problem archive; a submission's own code limit (JUDGE_MAX_CODE_BYTES) is smaller.
+    app.add_middleware(BodyLimit, cap=get_settings().max_request_bytes)
     return app
 
 

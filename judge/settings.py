@@ -25,6 +25,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     max_code_bytes: int = 64 * 1024
+    max_request_bytes: int = 25 * 1024 * 1024  # any request body, problem archives included
     learner_queue_quota: int = 5  # queued or running submissions per learner
     max_wait_seconds: float = 30.0  # cap on ?wait= when polling a submission
     stale_after_seconds: float = 300.0  # queued/running longer than this is re-queued

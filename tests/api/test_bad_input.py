@@ -92,3 +92,20 @@ def test_quota_of_waiting_submissions_is_429_with_retry_after(client: TestClient
         assert len(waiting) == get_settings().learner_queue_quota  # the refused one was not stored
         for submission in waiting:  # leave nothing for the recovery beat to pick up
             submission.status = SubmissionStatus.DONE
+
+
+def test_huge_bodies_are_refused_before_parsing(client: TestClient, tokens: Tokens) -> None:
+    cap = get_settings().max_request_bytes
+    response = post(client, tokens.learner, b'{"problem": "secret_lookup", "code": "' + b"x" * cap + b'"}', raw=True)
+    assert response.status_code == 413 and error(response)["code"] == "too_large"
+
+    def chunks():  # type: ignore[no-untyped-def]  # no Content-Length: counted while streaming
+        yield b'{"problem": "secret_lookup", "code": "'
+        for _ in range(cap // 65536 + 2):
+            yield b"x" * 65536
+        yield b'"}'
+
+    response = client.post("/api/v1/submissions", headers={**bearer(tokens.learner),
+                                                            "Content-Type": "application/json"},
+                           content=chunks())
+    assert response.status_code == 413
