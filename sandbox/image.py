@@ -6,6 +6,7 @@ stale one is never used.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import subprocess
 from collections.abc import Callable
@@ -83,7 +84,16 @@ def build_image(
     except (BuildError, APIError) as exc:
         raise SandboxUnavailable(f"the sandbox image build failed: {exc}") from exc
     progress(f"built {tag}")
+    _remove_stale_images(client, tag)
     return tag
+
+
+def _remove_stale_images(client: docker.DockerClient, keep: str) -> None:
+    """Older sandbox images (from an earlier harness) are dead weight; one still in use stays."""
+    for image in client.images.list(name=REPOSITORY):
+        if keep not in image.tags:
+            with contextlib.suppress(APIError):
+                client.images.remove(image.id)
 
 
 def ensure_image(
