@@ -29,7 +29,7 @@ def error_response(status: int, code: str, message: str,
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc if part != "body") or "request"
+    return ".".join(str(part) for part in loc if part != "body") or "body"
 
 
 def install(app: FastAPI) -> None:
@@ -41,7 +41,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        message = f"{_where(tuple(first.get('loc', ())))}: {first.get('msg')}"
+        loc = tuple(first.get("loc", ()))
+        message = f"{_where(loc)}: {first.get('msg')}"
+        if loc == ("body",):  # the body as a whole is wrong, typically not sent as JSON
+            message += " (send a JSON object with Content-Type: application/json)"
         return error_response(422, "invalid_input", message)
 
     @app.exception_handler(HTTPException)

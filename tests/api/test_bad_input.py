@@ -109,3 +109,9 @@ def test_huge_bodies_are_refused_before_parsing(client: TestClient, tokens: Toke
                                                             "Content-Type": "application/json"},
                            content=chunks())
     assert response.status_code == 413
+
+
+def test_a_form_body_is_told_to_send_json(client: TestClient, tokens: Tokens) -> None:
+    response = client.post("/api/v1/submissions", headers=bearer(tokens.learner), data={"problem": "x"})
+    assert response.status_code == 422
+    assert error(response)["message"].endswith("(send a JSON object with Content-Type: application/json)")
