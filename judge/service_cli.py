@@ -45,13 +45,14 @@ def create(
     role: Annotated[Role, typer.Option(help="learner, instructor or admin")] = Role.LEARNER,
 ) -> None:
     """Create a user and print a new API token (shown only this once)."""
+    from judge.cli import fail
+
     prepare_database()
     try:
         with session_scope() as session:
             _, token = create_user(session, name, role)
     except UserError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
+        raise fail(str(exc)) from exc
     print(token)
 
 
