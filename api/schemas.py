@@ -33,7 +33,11 @@ class SubmissionSummary(BaseModel):
 class SubmissionOut(SubmissionSummary):
     message: str | None
     code: str
-    tests: list[dict[str, Any]]
+    tests: list[dict[str, Any]] = Field(
+        description="public tests in full; for the problem's owner, hidden tests too")
+    hidden: dict[str, Any] | None = Field(None, description=(
+        "hidden tests as a learner sees them: total, passed, not_run and the category of the "
+        "first failure (and per-test statuses where the problem allows them)"))
 
 
 class Page(BaseModel):

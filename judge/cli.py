@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -13,7 +13,7 @@ from rich.table import Table
 
 from judge.grading import grade
 from judge.problems import ProblemError, discover, find_problem, load_problem
-from judge.results import Report, TestStatus, Verdict
+from judge.results import TestStatus, Verdict
 from judge.sandboxes import docker_sandbox
 from judge.settings import get_settings
 from judge.validation import validate_problem
@@ -46,32 +46,44 @@ def open_sandbox() -> DockerSandbox:
             raise fail(str(exc)) from exc
 
 
-STATUS_STYLE = {TestStatus.PASSED: "green"}
+STATUS_STYLE = {TestStatus.PASSED.value: "green", TestStatus.NOT_RUN.value: "dim"}
 
 
-def print_report(report: Report, function: str) -> None:
-    style = "green" if report.verdict is Verdict.ACCEPTED else "red"
-    out.print(f"[bold {style}]{report.verdict.value}[/]  score {report.score:.3f} "
-              f"({report.passed}/{len(report.tests)})  problem version {report.problem_version}")
-    if report.message:
-        out.print(report.message, highlight=False)
-    for test in report.tests:
-        colour = STATUS_STYLE.get(test.status, "red")
-        line = f"  [{colour}]{test.status.value:<22}[/] {test.visibility.value:<6} {test.name}"
+def _print_test(test: dict[str, Any], function: str) -> None:
+    colour = STATUS_STYLE.get(test["status"], "red")
+    line = f"  [{colour}]{test['status']:<22}[/] {test['visibility']:<6} {test['name']}"
+    out.print(line, highlight=False)
+    if test["status"] in (TestStatus.PASSED.value, TestStatus.NOT_RUN.value):
+        return
+    args = [repr(a) for a in test.get("args") or []] + [
+        f"{k}={v!r}" for k, v in (test.get("kwargs") or {}).items()]
+    out.print(f"      call:     {function}({', '.join(args)})", highlight=False)
+    out.print(f"      expected: {test['expected_repr']}", highlight=False)
+    out.print(f"      actual:   {test['actual_repr']}", highlight=False)
+    if test.get("explanation"):
+        out.print(f"      why:      {test['explanation']}", highlight=False)
+    if test.get("stdout"):
+        out.print(f"      stdout:   {test['stdout'][:500]!r}", highlight=False)
+
+
+def print_report(shown: dict[str, Any], function: str) -> None:
+    """A report as ``Report.as_json`` shaped it: the learner's view or the author's."""
+    accepted = shown["verdict"] == Verdict.ACCEPTED.value
+    style = "green" if accepted else "red"
+    out.print(f"[bold {style}]{shown['verdict']}[/]  score {shown['score']:.3f} "
+              f"({shown['passed']}/{shown['total']})  problem version {shown['problem_version']}")
+    if shown["message"]:
+        out.print(shown["message"], highlight=False)
+    for test in shown["tests"]:
+        _print_test(test, function)
+    hidden = shown.get("hidden")
+    if hidden and hidden["total"]:
+        line = f"  hidden tests: {hidden['passed']} of {hidden['total']} passed"
+        if hidden["not_run"]:
+            line += f", {hidden['not_run']} not run"
+        if hidden["first_failure"]:
+            line += f"; first failure: {hidden['first_failure']}"
         out.print(line, highlight=False)
-        if test.status is TestStatus.PASSED:
-            continue
-        if test.visibility.value == "hidden":
-            out.print(f"      {test.category}", highlight=False)
-            continue
-        args = [repr(a) for a in test.args or []] + [f"{k}={v!r}" for k, v in (test.kwargs or {}).items()]
-        out.print(f"      call:     {function}({', '.join(args)})", highlight=False)
-        out.print(f"      expected: {test.expected!r}", highlight=False)
-        out.print(f"      actual:   {test.actual!r}", highlight=False)
-        if test.explanation:
-            out.print(f"      why:      {test.explanation}", highlight=False)
-        if test.stdout:
-            out.print(f"      stdout:   {test.stdout[:500]!r}", highlight=False)
 
 
 @app.command()
@@ -80,8 +92,10 @@ def run(
     file: Path,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     public_only: Annotated[bool, typer.Option("--public-only", help="Skip hidden tests.")] = False,
+    full: Annotated[bool, typer.Option(
+        "--full", help="The author's view: every hidden test with its name and values.")] = False,
 ) -> None:
-    """Judge FILE against problem SLUG's public and hidden tests."""
+    """Judge FILE against problem SLUG's tests; shows what a learner would see (--full: all)."""
     try:
         problem = find_problem(get_settings().problems_dir, slug)
     except ProblemError as exc:
@@ -92,13 +106,15 @@ def run(
         raise fail(f"cannot read {file}: {exc}") from exc
     sandbox = open_sandbox()
     with err.status(f"Judging {file} against {slug}..."):
-        report = grade(problem, code, sandbox, include_hidden=not public_only)
-    if report.verdict is Verdict.INTERNAL_ERROR:
-        raise fail(report.message)
+        try:
+            report = grade(problem, code, sandbox, include_hidden=not public_only)
+        except SandboxUnavailable as exc:
+            raise fail(f"the judge could not run the sandbox: {exc}") from exc
+    shown = report.as_json(full=full)
     if as_json:
-        sys.stdout.write(json.dumps(report.as_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(shown, ensure_ascii=False) + "\n")
     else:
-        print_report(report, problem.function)
+        print_report(shown, problem.function)
     raise typer.Exit(0 if report.verdict is Verdict.ACCEPTED else 1)
 
 

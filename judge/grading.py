@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 from judge.checkers import CHECKERS, type_name
 from judge.explanations import explain, explain_mutation
 from judge.problems import Problem, TestCase
-from judge.records import CallRecord, Outcome, parse_run
-from judge.results import CATEGORY_MESSAGES, Report, TestResult, TestStatus, Verdict, Visibility
+from judge.results import (
+    CATEGORY_MESSAGES,
+    HiddenPolicy,
+    Report,
+    TestResult,
+    TestStatus,
+    Verdict,
+    Visibility,
+)
 from judge.static_checks import check_source
 from sandbox import codec
-from sandbox.interface import Limits, Payload, Sandbox, SandboxUnavailable, TestInput
+from sandbox.interface import Limits, Payload, Sandbox, SandboxRun, TestInput
+from sandbox.protocol import CallResult, Outcome
 
 OUTCOME_STATUS = {
     Outcome.TIMEOUT: TestStatus.TIME_LIMIT_EXCEEDED,
@@ -19,7 +28,9 @@ OUTCOME_STATUS = {
     Outcome.OUTPUT_LIMIT: TestStatus.OUTPUT_LIMIT_EXCEEDED,
     Outcome.CRASHED: TestStatus.RUNTIME_ERROR,
     Outcome.RAISED: TestStatus.RUNTIME_ERROR,
+    Outcome.NOT_RUN: TestStatus.NOT_RUN,
 }
+NOT_RUN = CallResult(Outcome.NOT_RUN)
 
 
 def sandbox_limits(problem: Problem, n_tests: int) -> Limits:
@@ -30,21 +41,42 @@ def sandbox_limits(problem: Problem, n_tests: int) -> Limits:
                   memory_mb=problem.limits.memory_mb)
 
 
+def run_order(problem: Problem, include_hidden: bool, rng: random.Random | None = None
+              ) -> tuple[TestCase, ...]:
+    """Public tests first, in their order; hidden tests after them in a fresh random order, so
+    that what a learner learns of hidden tests can never be replayed as a lookup table."""
+    if not include_hidden:
+        return problem.public_tests
+    hidden = list(problem.hidden_tests)
+    (rng or random.SystemRandom()).shuffle(hidden)
+    return problem.public_tests + tuple(hidden)
+
+
 def build_payload(problem: Problem, code: str, tests: tuple[TestCase, ...]) -> Payload:
-    """Only the code, the function name and the arguments: expected values stay on the host."""
-    inputs = [
-        TestInput(f"t{i}", [codec.encode(a) for a in t.args],
-                  {k: codec.encode(v) for k, v in t.kwargs.items()})
-        for i, t in enumerate(tests)
-    ]
+    """Only the code, the function name and the arguments: names and expected values stay here."""
+    inputs = [TestInput([codec.encode(a) for a in t.args],
+                        {k: codec.encode(v) for k, v in t.kwargs.items()}) for t in tests]
     return Payload(code, problem.function, inputs, sandbox_limits(problem, len(tests)))
 
 
-Check = tuple[TestStatus, str | None, str | None]
+Judgement = tuple[TestStatus, str | None, str | None]  # status, explanation, category
 
 
-def _check_call(problem: Problem, test: TestCase, call: CallRecord) -> Check:
-    """(status, explanation, category override) for one call."""
+def _changed_argument(problem: Problem, test: TestCase, call: CallResult) -> Judgement | None:
+    names = [p.name for p in problem.parameters]
+    after_args = call.args_after or []
+    after_kwargs = call.kwargs_after or {}
+    arguments = list(zip(names, test.args, after_args, strict=False)) + [
+        (name, before, after_kwargs.get(name)) for name, before in test.kwargs.items()]
+    for name, before, after in arguments:
+        if CHECKERS["exact"](before, after, problem.checker):
+            return (TestStatus.WRONG_ANSWER, explain_mutation(name, before, after),
+                    "the function changed one of its arguments")
+    return None
+
+
+def judge_call(problem: Problem, test: TestCase, call: CallResult) -> Judgement:
+    """The status of one call, with an explanation and, where the default will not do, a category."""
     if call.outcome is Outcome.RETURNED:
         if test.raises is not None:
             return (TestStatus.WRONG_ANSWER,
@@ -58,35 +90,27 @@ def _check_call(problem: Problem, test: TestCase, call: CallRecord) -> Check:
                             f"got {type_name(mismatch.actual)}")
             return TestStatus.WRONG_ANSWER, explain(mismatch), category
         if problem.rules.immutable_arguments:
-            names = [p.name for p in problem.parameters]
-            arguments = list(zip(names, test.args, call.args_after, strict=False)) + [
-                (name, before, call.kwargs_after.get(name)) for name, before in test.kwargs.items()
-            ]
-            for name, before, after in arguments:
-                if CHECKERS["exact"](before, after, problem.checker):
-                    return (TestStatus.WRONG_ANSWER, explain_mutation(name, before, after),
-                            "the function changed one of its arguments")
+            changed = _changed_argument(problem, test, call)
+            if changed:
+                return changed
         return TestStatus.PASSED, None, None
     if call.outcome is Outcome.RAISED and call.error and test.raises == call.error.type:
         return TestStatus.PASSED, None, None
     status = OUTCOME_STATUS[call.outcome]
     if call.outcome is Outcome.RAISED and call.error:
         return status, call.error.describe(), None
-    detail = call.detail or CATEGORY_MESSAGES[status]
-    return status, detail, None
+    return status, call.detail or CATEGORY_MESSAGES[status], None
 
 
-def _result(problem: Problem, test: TestCase, call: CallRecord) -> TestResult:
-    status, explanation, category = _check_call(problem, test, call)
-    category = category or CATEGORY_MESSAGES[status]
-    if test.hidden and problem.hidden_policy == "status":
-        category = ""
-    # Hidden tests keep their details for the problem's owner; TestResult.as_json redacts them.
+def _result(problem: Problem, test: TestCase, call: CallResult) -> TestResult:
+    status, explanation, category = judge_call(problem, test, call)
+    # Hidden tests keep every detail for the problem's author; results.learner_view decides
+    # what a learner sees of them.
     return TestResult(
         name=test.name,
         visibility=Visibility.HIDDEN if test.hidden else Visibility.PUBLIC,
         status=status,
-        category=category,
+        category=category or CATEGORY_MESSAGES[status],
         seconds=call.seconds,
         args=list(test.args),
         kwargs=dict(test.kwargs),
@@ -99,38 +123,48 @@ def _result(problem: Problem, test: TestCase, call: CallRecord) -> TestResult:
 
 
 def aggregate(tests: list[TestResult]) -> tuple[Verdict, float]:
-    """The first failing test (public tests come first) names the verdict; score = passed/total."""
-    failing = next((t for t in tests if t.status is not TestStatus.PASSED), None)
+    """The first failing test (in run order) names the verdict; score = passed/total."""
+    failing = next((t for t in tests if t.status not in (TestStatus.PASSED, TestStatus.NOT_RUN)),
+                   None)
     verdict = Verdict.ACCEPTED if failing is None else Verdict(failing.status.value)
     score = sum(t.status is TestStatus.PASSED for t in tests) / len(tests) if tests else 0.0
     return verdict, score
 
 
-def grade(problem: Problem, code: str, sandbox: Sandbox, include_hidden: bool = True) -> Report:
-    """Judge code against the problem's tests; never raises for anything the learner sent."""
+def _calls(run: SandboxRun, count: int) -> list[CallResult]:
+    """One result per test: a failed load stands for every test; tests never sent are not run."""
+    if run.loaded.outcome is not Outcome.RETURNED:
+        return [run.loaded] * count
+    return run.results[:count] + [NOT_RUN] * (count - len(run.results))
+
+
+def _load_message(loaded: CallResult) -> str:
+    if loaded.outcome is Outcome.RETURNED:
+        return ""
+    what = loaded.error.describe() if loaded.error else loaded.detail
+    return f"loading the code failed: {what}"
+
+
+def grade(problem: Problem, code: str, sandbox: Sandbox, include_hidden: bool = True,
+          rng: random.Random | None = None) -> Report:
+    """Judge code against the problem's tests; never raises for anything the learner sent.
+
+    SandboxUnavailable (the judge's own failure) propagates: it is never a learner verdict.
+    """
     started = time.monotonic()
-    report = Report(Verdict.INTERNAL_ERROR, 0.0, problem.slug, problem.version)
+    report = Report(Verdict.INTERNAL_ERROR, 0.0, problem.slug, problem.version,
+                    hidden_policy=HiddenPolicy(problem.hidden_policy))
     static = check_source(code, problem)
     if static:
         report.verdict, report.message = static.verdict, static.message
         return report
-    tests = problem.tests(include_hidden)
+    tests = run_order(problem, include_hidden, rng)
     payload = build_payload(problem, code, tests)
-    try:
-        run = sandbox.run(payload)
-    except SandboxUnavailable as exc:
-        report.message = f"the judge could not run the sandbox: {exc}"
-        return report
-    parsed = parse_run(run, [t.id for t in payload.tests])
-    calls: list[CallRecord] = []
-    for test_input in payload.tests:
-        call = parsed.calls[test_input.id]
-        if parsed.import_error:
-            call = CallRecord(Outcome.RAISED, error=parsed.import_error)
-        calls.append(call)
+    run = sandbox.run(payload)
+    calls = _calls(run, len(tests))
     report.tests = [_result(problem, t, c) for t, c in zip(tests, calls, strict=True)]
     report.verdict, report.score = aggregate(report.tests)
-    if parsed.import_error:
-        report.message = "loading the code failed: " + parsed.import_error.describe()
+    report.message = _load_message(run.loaded)
     report.seconds = round(time.monotonic() - started, 3)
     return report
+

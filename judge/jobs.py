@@ -3,6 +3,7 @@ re-queue what was lost. Each is idempotent: running it twice leaves the same row
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import timedelta
 from enum import StrEnum
@@ -21,13 +22,14 @@ from judge.db.models import (
 )
 from judge.grading import grade
 from judge.problems import ProblemError
-from judge.results import Report, Verdict
+from judge.results import Report, Verdict, safe_text
 from judge.settings import get_settings
 from judge.submissions import Mode
 from judge.validation import validate_problem
 from sandbox.interface import Sandbox, SandboxUnavailable
 
 SandboxFactory = Callable[[], Sandbox]
+log = logging.getLogger(__name__)
 
 
 class Outcome(StrEnum):
@@ -37,13 +39,34 @@ class Outcome(StrEnum):
 
 
 def _judge(submission: Submission, make_sandbox: SandboxFactory) -> Report:
+    """The report; an internal_error report when the judge itself cannot do its part."""
     try:
         problem = load_version(submission.version)
-        sandbox = make_sandbox()
+        return grade(problem, submission.code, make_sandbox(),
+                     include_hidden=submission.mode == Mode.SUBMIT)
     except (ProblemError, SandboxUnavailable) as exc:
-        return Report(Verdict.INTERNAL_ERROR, 0.0, submission.problem.slug,
-                      submission.version.version, message=f"the judge failed: {exc}")
-    return grade(problem, submission.code, sandbox, include_hidden=submission.mode == Mode.SUBMIT)
+        reason = str(exc)
+    except Exception as exc:  # a bug of the judge's: never the learner's, never a silent loop
+        log.exception("judging submission %s failed", submission.id)
+        reason = f"{type(exc).__name__}: {exc}"
+    return Report(Verdict.INTERNAL_ERROR, 0.0, submission.problem.slug,
+                  submission.version.version, message=f"the judge failed: {safe_text(reason)}")
+
+
+def _store(session: Session, submission: Submission, report: Report) -> None:
+    submission.results.clear()
+    session.flush()
+    for position, test in enumerate(report.tests):
+        submission.results.append(TestResultRow(
+            position=position, name=safe_text(test.name), visibility=test.visibility.value,
+            status=test.status.value, data=test.as_json(),
+        ))
+    submission.verdict = report.verdict.value
+    submission.score = report.score
+    submission.message = safe_text(report.message)
+    submission.status = SubmissionStatus.DONE
+    submission.finished_at = utcnow()
+    session.commit()
 
 
 def judge_submission(session: Session, submission_id: int, make_sandbox: SandboxFactory) -> Outcome:
@@ -63,20 +86,15 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
         submission.message = report.message
         session.commit()
         return Outcome.RETRY
-
-    submission.results.clear()
-    session.flush()
-    for position, test in enumerate(report.tests):
-        submission.results.append(TestResultRow(
-            position=position, name=test.name, visibility=test.visibility.value,
-            status=test.status.value, data=test.as_json(reveal_hidden=True),
-        ))
-    submission.verdict = report.verdict.value
-    submission.score = report.score
-    submission.message = report.message
-    submission.status = SubmissionStatus.DONE
-    submission.finished_at = utcnow()
-    session.commit()
+    try:
+        _store(session, submission, report)
+    except Exception as exc:  # the report could not be stored: store why, as the judge's fault
+        log.exception("storing the verdict of submission %s failed", submission_id)
+        session.rollback()
+        failed = Report(Verdict.INTERNAL_ERROR, 0.0, report.problem, report.problem_version,
+                        message=safe_text(f"the judge could not store the verdict: "
+                                          f"{type(exc).__name__}: {str(exc)[:300]}"))
+        _store(session, submission, failed)
     return Outcome.DONE
 
 
@@ -97,14 +115,26 @@ def validate_version(session: Session, version_id: int, make_sandbox: SandboxFac
 
 
 def recover_stale(session: Session) -> list[int]:
-    """Re-queue submissions whose message was lost or whose worker died; return their ids."""
-    cutoff = utcnow() - timedelta(seconds=get_settings().stale_after_seconds)
+    """Re-queue submissions whose message was lost or whose worker died; return their ids.
+
+    A submission that has already used every attempt is finished as internal_error instead,
+    so that nothing a learner sends can make the judge loop forever.
+    """
+    settings = get_settings()
+    cutoff = utcnow() - timedelta(seconds=settings.stale_after_seconds)
     stale = session.scalars(select(Submission).where(or_(
         (Submission.status == SubmissionStatus.QUEUED) & (Submission.enqueued_at < cutoff),
         (Submission.status == SubmissionStatus.RUNNING) & (Submission.started_at < cutoff),
     ))).all()
+    requeued = []
     for submission in stale:
+        if submission.attempts > settings.internal_error_retries:
+            _store(session, submission, Report(
+                Verdict.INTERNAL_ERROR, 0.0, submission.problem.slug, submission.version.version,
+                message=f"the judge gave up after {submission.attempts} attempts"))
+            continue
         submission.status = SubmissionStatus.QUEUED
         submission.enqueued_at = utcnow()
+        requeued.append(submission.id)
     session.commit()
-    return [s.id for s in stale]
+    return requeued

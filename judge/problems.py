@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judge.results import Verdict
+from judge.results import HiddenPolicy, Verdict
 from judge.value_types import TypeSpec, TypeSpecError, from_json, parse_type
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DIFFICULTIES = ("easy", "medium", "hard")
 CHECKERS = ("exact", "float")  # judge.checkers.CHECKERS; a test keeps the two in step
-HIDDEN_POLICIES = ("category", "status")
+HIDDEN_POLICIES = tuple(p.value for p in HiddenPolicy)
 VERDICT_LINE = re.compile(r"^#\s*verdict:\s*(\w+)\s*$")
 TEST_KEYS = {"name", "args", "kwargs", "expected", "raises", "explanation"}
 
@@ -316,7 +316,7 @@ def load_problem(folder: Path) -> Problem:
         tuple(rule.get("forbidden_calls", list, [])),
     )
     vis = top.table("visibility", {"hidden"})
-    hidden_policy = vis.get("hidden", str, "category")
+    hidden_policy = vis.get("hidden", str, HiddenPolicy.AGGREGATE.value)
     if hidden_policy not in HIDDEN_POLICIES:
         raise ProblemError(f"{file}: visibility.hidden must be one of {', '.join(HIDDEN_POLICIES)}")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -18,6 +19,7 @@ class TestStatus(StrEnum):
     TIME_LIMIT_EXCEEDED = "time_limit_exceeded"
     MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded"
     OUTPUT_LIMIT_EXCEEDED = "output_limit_exceeded"
+    NOT_RUN = "not_run"  # an earlier test ran out of time, so this one was never sent
 
 
 class Verdict(StrEnum):
@@ -37,6 +39,13 @@ class Visibility(StrEnum):
     HIDDEN = "hidden"
 
 
+class HiddenPolicy(StrEnum):
+    """What a learner sees of hidden tests (``visibility.hidden`` in problem.toml)."""
+
+    AGGREGATE = "aggregate"  # how many passed and the category of the first failure
+    PER_TEST = "per_test"  # also each hidden test's status and category, unnamed, in run order
+
+
 # What a hidden test may say about itself: a category, never arguments or values.
 CATEGORY_MESSAGES: dict[TestStatus, str] = {
     TestStatus.PASSED: "passed",
@@ -45,7 +54,28 @@ CATEGORY_MESSAGES: dict[TestStatus, str] = {
     TestStatus.TIME_LIMIT_EXCEEDED: "the call took longer than the time limit",
     TestStatus.MEMORY_LIMIT_EXCEEDED: "the call used more memory than the limit",
     TestStatus.OUTPUT_LIMIT_EXCEEDED: "the call printed more than the output limit",
+    TestStatus.NOT_RUN: "not run: an earlier test ran out of time",
 }
+
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")
+
+
+def safe_text(text: str) -> str:
+    """Text fit for any database and any JSON encoder: NUL and lone surrogates (which a learner's
+    output or value may hold) are shown as escapes such as \\x00 and \\udc80."""
+    return _UNSAFE.sub(lambda m: f"\\x{ord(m[0]):02x}" if m[0] == "\x00" else
+                       f"\\u{ord(m[0]):04x}", text)
+
+
+def display_safe(value: Any) -> Any:
+    """Every string in a JSON tree made safe with ``safe_text``, keys included."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, list):
+        return [display_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {display_safe(k): display_safe(v) for k, v in value.items()}
+    return value
 
 
 def json_safe(value: Any) -> Any:
@@ -61,15 +91,27 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-HIDDEN_TEST_FIELDS = ("name", "visibility", "status", "category", "seconds")
+def learner_view(tests: list[dict[str, Any]], policy: HiddenPolicy) -> dict[str, Any]:
+    """What a learner may see of a judged submission's tests (JSON as ``TestResult.as_json``).
 
-
-def redact(test: dict[str, Any]) -> dict[str, Any]:
-    """What anyone but the problem's owner may see of a test: all of a public one, and of a
-    hidden one only its name, status and category, never arguments or values."""
-    if test.get("visibility") != Visibility.HIDDEN.value:
-        return test
-    return {k: test.get(k) for k in HIDDEN_TEST_FIELDS}
+    Public tests in full. Hidden tests as an aggregate: how many ran, how many passed and the
+    category of the first failure, never names, arguments, values or which test failed; with
+    ``per_test``, also each one's status and category in run order (which is random).
+    """
+    public = [t for t in tests if t.get("visibility") != Visibility.HIDDEN.value]
+    hidden = [t for t in tests if t.get("visibility") == Visibility.HIDDEN.value]
+    failing = next((t for t in hidden if t.get("status") not in (TestStatus.PASSED.value,
+                                                                  TestStatus.NOT_RUN.value)), None)
+    summary: dict[str, Any] = {
+        "total": len(hidden),
+        "passed": sum(t.get("status") == TestStatus.PASSED.value for t in hidden),
+        "not_run": sum(t.get("status") == TestStatus.NOT_RUN.value for t in hidden),
+        "first_failure": failing.get("category") if failing else None,
+    }
+    if policy is HiddenPolicy.PER_TEST:
+        summary["tests"] = [{"status": t.get("status"), "category": t.get("category")}
+                            for t in hidden]
+    return {"tests": public, "hidden": summary}
 
 
 @dataclass
@@ -90,8 +132,8 @@ class TestResult:
     explanation: str | None = None
     note: str | None = None
 
-    def as_json(self, reveal_hidden: bool = False) -> dict[str, Any]:
-        """The test as JSON; a hidden test is redacted unless its owner asks (reveal_hidden)."""
+    def as_json(self) -> dict[str, Any]:
+        """The test in full, as its author sees it; ``learner_view`` decides what others see."""
         data: dict[str, Any] = {
             "name": self.name,
             "visibility": self.visibility.value,
@@ -110,7 +152,7 @@ class TestResult:
             explanation=self.explanation,
             note=self.note,
         )
-        return data if reveal_hidden else redact(data)
+        return display_safe(data)  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -124,12 +166,16 @@ class Report:
     tests: list[TestResult] = field(default_factory=list)
     message: str = ""
     seconds: float | None = None
+    hidden_policy: HiddenPolicy = HiddenPolicy.AGGREGATE
 
     @property
     def passed(self) -> int:
         return sum(t.status is TestStatus.PASSED for t in self.tests)
 
-    def as_json(self, reveal_hidden: bool = False) -> dict[str, Any]:
+    def as_json(self, full: bool = False) -> dict[str, Any]:
+        """The report as a learner sees it, or with ``full`` as the problem's author does."""
+        tests = [t.as_json() for t in self.tests]
+        shown = {"tests": tests} if full else learner_view(tests, self.hidden_policy)
         return {
             "verdict": self.verdict.value,
             "score": self.score,
@@ -137,7 +183,7 @@ class Report:
             "total": len(self.tests),
             "problem": self.problem,
             "problem_version": self.problem_version,
-            "message": self.message,
+            "message": safe_text(self.message),
             "seconds": self.seconds,
-            "tests": [t.as_json(reveal_hidden) for t in self.tests],
+            **shown,
         }

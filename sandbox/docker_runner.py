@@ -1,54 +1,62 @@
-"""Runs a payload in one fresh, locked-down Docker container and returns its raw output.
+"""Runs a payload in one fresh, locked-down Docker container.
 
-Every limit is set here, from outside the learner's process: the container cannot lift them.
+Every limit is set here, from outside the container: nothing inside can lift them. The protocol
+itself (what is sent, how each step is timed and decided) lives in ``sandbox.conversation``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import socket
 import struct
 import time
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 import docker
-from docker.errors import DockerException, NotFound
-from docker.types import Ulimit
+from docker.errors import APIError, DockerException, NotFound
+from docker.types import LogConfig, Ulimit
+from requests.exceptions import RequestException
 
-from sandbox.interface import Limits, Payload, RawRun, SandboxUnavailable, Stop
+from sandbox.conversation import StreamEnded, converse
+from sandbox.interface import Limits, Payload, SandboxRun, SandboxUnavailable
 
 LABEL = "metrics-judge.sandbox"
 EXPIRES_LABEL = "metrics-judge.expires"
-SANDBOX_USER = "65534:65534"
-# Time allowed for the interpreter to start and import on top of the per-test limit.
-STARTUP_GRACE = 5.0
-STDERR_CAP = 16_384
+# The supervisor's only privileges: becoming a learner uid, and killing learner processes.
+SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
+STDERR_TAIL = 2_000
+# Failures of the engine itself, whatever library layer reports them.
+ENGINE_ERRORS = (DockerException, RequestException, OSError)
+
 
 def connect() -> docker.DockerClient:
     """A client for the local engine, or SandboxUnavailable with the reason in one line."""
     try:
         client = docker.from_env(timeout=30)
         client.ping()
-    except DockerException as exc:
+    except ENGINE_ERRORS as exc:
         raise SandboxUnavailable(
-            "no Docker engine answers (" + str(exc).splitlines()[0][:120] + "); install one "
-            "(Debian: apt-get install docker.io) and start it (dockerd), or set DOCKER_HOST"
+            "no Docker engine answers (" + (str(exc).splitlines() or [""])[0][:120] + "); "
+            "install one (Debian: apt-get install docker.io) and start it (dockerd), or set "
+            "DOCKER_HOST"
         ) from exc
     return client
 
-def container_options(limits: Limits, expires: float) -> dict[str, Any]:
-    """The docker create options that enforce DESIGN.md's invariant 4; every limit explicit."""
+
+def container_options(limits: Limits, expires: float, runtime: str = "runc") -> dict[str, Any]:
+    """The docker create options that enforce the sandbox's limits; every one explicit."""
     memory = f"{limits.memory_mb}m"
+    tmpfs = (f"rw,noexec,nosuid,nodev,size={limits.tmpfs_mb}m,nr_inodes={limits.tmpfs_inodes},"
+             "mode=1777")
     return {
         "network_disabled": True,
         "network_mode": "none",
         "read_only": True,
-        "tmpfs": {"/tmp": f"rw,noexec,nosuid,nodev,size={limits.tmpfs_mb}m,mode=1777"},
-        "user": SANDBOX_USER,
+        "tmpfs": {"/tmp": tmpfs},
+        "user": "0:0",  # the supervisor; learner processes drop to uids of their own
         "cap_drop": ["ALL"],
+        "cap_add": SUPERVISOR_CAPS,
         "security_opt": ["no-new-privileges"],
         "pids_limit": limits.pids,
         "mem_limit": memory,
@@ -60,64 +68,87 @@ def container_options(limits: Limits, expires: float) -> dict[str, Any]:
             Ulimit(name="core", soft=0, hard=0),
         ],
         "ipc_mode": "none",
+        "log_config": LogConfig(type="none"),  # nothing the container prints reaches the disk
+        "runtime": runtime,
         "labels": {LABEL: "1", EXPIRES_LABEL: str(int(expires))},
         "stdin_open": True,
-        "detach": True,
+        "detach": False,  # with stdin_open: stdin closes when the host's attachment ends
     }
 
-def frame(message: object) -> bytes:
-    """One stdin message for the harness: its byte count on a line, then the JSON."""
-    body = json.dumps(message).encode()
-    return str(len(body)).encode() + b"\n" + body
 
+class AttachStream:
+    """The container's attach socket: frames in, stdout lines out, in linear time.
 
-class Feeder:
-    """Sends the tests one at a time, each only after the container answered the previous one.
-
-    Public tests come first, so while a public test runs (the only kind whose output a learner
-    sees) no hidden test's input exists in the container, whatever the learner's code does there.
+    Everything the container sends (stdout and stderr) counts against one byte cap; stderr is
+    kept only as a short tail for diagnostics.
     """
 
-    def __init__(self, sock: socket.socket, payload: Payload) -> None:
+    def __init__(self, sock: socket.socket, cap: int) -> None:
         self.sock = sock
-        self.tests = payload.tests
-        self.sent = 0
-        self.waiting_for: tuple[str, str | None] = ("import", None)
-        self._send({
-            "code": payload.code,
-            "function": payload.function,
-            "time_limit": payload.limits.time_per_test,
-            "memory_bytes": payload.limits.memory_mb * 1024 * 1024,
-            "stdout_cap": payload.limits.stdout_chars,
-        })
+        self.cap = cap
+        self.received = 0
+        self.frames = bytearray()
+        self.stdout = bytearray()
+        self.scanned = 0  # stdout bytes already searched for a newline
+        self.stderr = bytearray()
+        self.ended = False
 
-    def on_line(self, line: bytes) -> None:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            return
-        kind, wanted = self.waiting_for
-        if not isinstance(record, dict) or record.get("kind") != kind or record.get("id") != wanted:
-            return
-        if (kind == "import" and record.get("ok") is not True) or self.sent == len(self.tests):
-            self.waiting_for = ("", None)  # nothing more is expected
-            self._send(None)
-            return
-        test = self.tests[self.sent]
-        self.sent += 1
-        self.waiting_for = ("test", test.id)
-        self._send({"id": test.id, "args": test.args, "kwargs": test.kwargs})
+    def send(self, data: bytes) -> None:
+        with contextlib.suppress(OSError):  # the container may be gone; next_line notices
+            self.sock.sendall(data)
 
-    def _send(self, message: object) -> None:
-        with contextlib.suppress(OSError):  # the container may be gone; the reader notices
-            self.sock.sendall(frame(message))
+    def next_line(self, deadline: float) -> bytes | None:
+        while True:
+            newline = self.stdout.find(b"\n", self.scanned)
+            if newline >= 0:
+                line = bytes(self.stdout[:newline])
+                del self.stdout[: newline + 1]
+                self.scanned = 0
+                return line
+            self.scanned = len(self.stdout)
+            if self.ended:
+                raise StreamEnded("the sandbox's output ended")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            self.sock.settimeout(remaining)
+            try:
+                chunk = self.sock.recv(1 << 16)
+            except TimeoutError:
+                return None
+            except OSError as exc:
+                raise StreamEnded(f"the sandbox's output broke off: {exc}") from exc
+            if not chunk:
+                self.ended = True
+                continue
+            self.received += len(chunk)
+            if self.received > self.cap:
+                raise StreamEnded(f"the sandbox sent more than {self.cap} bytes")
+            self._demultiplex(chunk)
+
+    def _demultiplex(self, chunk: bytes) -> None:
+        self.frames += chunk
+        offset = 0
+        while len(self.frames) - offset >= 8:
+            stream, size = struct.unpack_from(">BxxxL", self.frames, offset)
+            if len(self.frames) - offset - 8 < size:
+                break
+            data = self.frames[offset + 8 : offset + 8 + size]
+            offset += 8 + size
+            if stream == 2:
+                self.stderr = (self.stderr + data)[-STDERR_TAIL:]
+            else:
+                self.stdout += data
+        del self.frames[:offset]
 
 
 class DockerSandbox:
-    """One container per submission; all its tests run inside, the code imported once."""
+    """One container per submission; each test runs in a fresh learner process inside it."""
 
-    def __init__(self, image: str, client: docker.DockerClient | None = None) -> None:
+    def __init__(self, image: str, client: docker.DockerClient | None = None,
+                 runtime: str = "runc") -> None:
         self.image = image
+        self.runtime = runtime
         self._client = client
         self.recent: deque[str] = deque(maxlen=64)  # ids of the latest containers, for audits
 
@@ -127,101 +158,54 @@ class DockerSandbox:
             self._client = connect()
         return self._client
 
-    def run(self, payload: Payload) -> RawRun:
+    def run(self, payload: Payload) -> SandboxRun:
         limits = payload.limits
         started = time.monotonic()
         expires = time.time() + limits.time_per_submission + 60
         try:
             container = self.client.containers.create(
-                self.image, **container_options(limits, expires)
-            )
-        except DockerException as exc:
+                self.image, **container_options(limits, expires, self.runtime))
+        except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"could not create the sandbox container: {exc}") from exc
         self.recent.append(container.id)
         try:
             raw = self.client.api.attach_socket(
-                container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
-            )
+                container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
             sock: socket.socket = getattr(raw, "_sock", raw)
             container.start()
-            result = _read_until_done(sock, limits, started, Feeder(sock, payload).on_line)
-            if result.stopped is not None:
-                container.kill()
-            state = _final_state(container)
-            result.oom_killed = bool(state.get("OOMKilled"))
-            result.exit_code = state.get("ExitCode")
-            result.seconds = round(time.monotonic() - started, 4)
-            return result
-        except DockerException as exc:
+            stream = AttachStream(sock, limits.output_bytes)
+            try:
+                run = converse(stream, payload, started)
+            except StreamEnded as exc:
+                raise SandboxUnavailable(_why_it_ended(container, exc, stream)) from exc
+            finally:
+                with contextlib.suppress(OSError):
+                    sock.close()
+            run.container = container.id
+            return run
+        except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox container failed: {exc}") from exc
         finally:
-            _remove(container)
+            remove_container(self.client, container.id)
 
-def _final_state(container: Any) -> dict[str, Any]:
+
+def _why_it_ended(container: Any, exc: StreamEnded, stream: AttachStream) -> str:
+    """The supervisor never stops mid-run by itself: say what the engine knows."""
     try:
-        container.wait(timeout=10)
-    except Exception:  # the engine's wait can time out on a wedged container; kill it
-        container.kill()
-    container.reload()
-    state: dict[str, Any] = container.attrs.get("State", {})
-    return state
+        container.reload()
+        state = container.attrs.get("State", {})
+        facts = f"exit code {state.get('ExitCode')}, OOM killed: {state.get('OOMKilled')}"
+    except ENGINE_ERRORS:
+        facts = "the container is gone"
+    tail = stream.stderr.decode("utf-8", "replace")[-300:]
+    return f"the sandbox stopped answering ({exc}; {facts})" + (f": {tail}" if tail else "")
 
-def _remove(container: Any) -> None:
-    with contextlib.suppress(NotFound):
-        container.remove(force=True, v=True)
 
-def _read_until_done(
-    sock: socket.socket, limits: Limits, started: float, on_line: Callable[[bytes], None]
-) -> RawRun:
-    """Demultiplex the attach stream into stdout lines, enforcing the host-side clocks and cap.
+def remove_container(client: docker.DockerClient, container_id: str) -> None:
+    """Force-remove, whatever state it is in; the sweep retries what fails here."""
+    with contextlib.suppress(NotFound, APIError, *ENGINE_ERRORS):
+        client.api.remove_container(container_id, force=True, v=True)
 
-    The harness writes a line at least once per test, so silence longer than the per-test limit
-    (plus start-up grace) means it is wedged, whatever it says about itself.
-    """
-    wall_deadline = started + limits.time_per_submission
-    stall_after = limits.time_per_test + STARTUP_GRACE
-    last_line = time.monotonic()
-    buffer = b""
-    stdout = b""
-    stderr = b""
-    total = 0
-    lines: list[bytes] = []
-    while True:
-        now = time.monotonic()
-        if now >= wall_deadline:
-            return RawRun(lines, stopped=Stop.WALL_CLOCK, stderr_tail=_tail(stderr))
-        if now - last_line >= stall_after:
-            return RawRun(lines, stopped=Stop.STALLED, stderr_tail=_tail(stderr))
-        sock.settimeout(max(0.05, min(wall_deadline, last_line + stall_after) - now))
-        try:
-            chunk = sock.recv(65536)
-        except TimeoutError:
-            continue
-        if not chunk:
-            if stdout:
-                lines.append(stdout)
-            return RawRun(lines, stderr_tail=_tail(stderr))
-        buffer += chunk
-        while len(buffer) >= 8:
-            stream, size = struct.unpack(">BxxxL", buffer[:8])
-            if len(buffer) < 8 + size:
-                break
-            data, buffer = buffer[8 : 8 + size], buffer[8 + size :]
-            if stream == 2:
-                stderr = (stderr + data)[-STDERR_CAP:]
-                continue
-            total += len(data)
-            if total > limits.output_bytes:
-                return RawRun(lines, stopped=Stop.OUTPUT_CAP, stderr_tail=_tail(stderr))
-            stdout += data
-            *complete, stdout = stdout.split(b"\n")
-            for line in complete:
-                lines.append(line)
-                on_line(line)
-                last_line = time.monotonic()
-
-def _tail(data: bytes) -> str:
-    return data.decode("utf-8", "replace")[-2000:]
 
 def sweep_leftovers(client: docker.DockerClient) -> int:
     """Remove sandbox containers whose deadline has passed (a crashed worker leaves them)."""
@@ -232,7 +216,6 @@ def sweep_leftovers(client: docker.DockerClient) -> int:
     for summary in client.api.containers(all=True, filters={"label": LABEL}):
         expires = (summary.get("Labels") or {}).get(EXPIRES_LABEL, "0")
         if not expires.isdigit() or int(expires) < now:
-            with contextlib.suppress(NotFound):
-                client.api.remove_container(summary["Id"], force=True, v=True)
+            remove_container(client, summary["Id"])
             removed += 1
     return removed

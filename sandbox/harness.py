@@ -1,236 +1,331 @@
-"""Runs a learner's function inside the sandbox container. Standard library only.
+"""The sandbox's supervisor: PID 1 of the container, the only process that speaks to the host.
+Standard library only. It never runs learner code, and learner code cannot reach it.
 
-Protocol. stdin carries JSON messages, each after a line with its byte count: first
-``{"code", "function", "time_limit", "memory_bytes", "stdout_cap"}``, then one test at a time,
-``{"id", "args", "kwargs"}`` with arguments as tagged values (``sandbox.codec``), and ``null`` to
-end. Expected outputs are never sent. stdout carries one JSON record per line: first
-``{"kind": "import", ...}``, then per test a ``{"kind": "begin", "id"}`` and a
-``{"kind": "test", ...}``, and finally ``{"kind": "done"}``. Records carry values, never verdicts;
-the host decides everything and trusts none of this process's exit status.
+How the two are kept apart:
 
-The host sends a test's arguments only after the previous test's record, and public tests come
-first: while a public test runs, no hidden test's input exists anywhere in this container.
+- The supervisor runs as root inside the container with three capabilities (SETUID, SETGID,
+  KILL) and nothing else; every learner process it forks gives up uid 0, and with it every
+  capability, before any learner code runs (``sandbox.learner``). Each step gets a uid of its own
+  (20000 + step), so a test's processes cannot signal, trace or read another test's, and none can
+  trace the supervisor or open its ``/proc`` entries, file descriptors or memory.
+- A learner process holds only its own pipes: stdin (arguments, then /dev/null), stdout and stderr
+  (a pipe this process reads and caps) and the claim pipe. The container's stdin and stdout, the
+  host's channel, stay with the supervisor.
+- The learner process for a step is forked *before* that step's arguments are read, and test
+  frames are read into one buffer that is zeroed after use, so no learner process can find
+  another test's input in the memory it inherited.
+- After each step every process of that step's uid is killed and its files in /tmp are removed,
+  so nothing carries from one test to the next.
 
-The learner's module is imported once. Each test then runs in a forked child, so a test that hangs,
-exhausts memory or ends its process is killed and reported alone while the others still run.
+The supervisor reports what it saw from outside (``sandbox.protocol.Step``); the learner's claim
+is passed on as text, unread. The host measures the time and decides every verdict.
 """
 
 from __future__ import annotations
 
-import io
+import contextlib
 import json
 import os
-import resource
 import select
+import shutil
 import signal
 import sys
 import time
-import traceback
-import types
-from typing import Any, BinaryIO
+from dataclasses import dataclass, field
 
 if __package__ in (None, ""):
     # Run as a script under ``python -I``, which keeps the script's folder off sys.path.
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from sandbox import codec
+from sandbox import learner
+from sandbox.protocol import CLAIM_CAP, Kind, Start, Stop
 
-SOLUTION_FILE = "solution.py"
-RECORD_CAP = 4 * 1024 * 1024
-
-
-class OutputLimitExceeded(BaseException):
-    """Raised inside the learner's call when it prints more than the cap."""
-
-
-class CappedText(io.TextIOBase):
-    """A stdout replacement that keeps the first ``cap`` characters and then stops the call."""
-
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
-        self.parts: list[str] = []
-        self.size = 0
-        self.exceeded = False
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        room = self.cap - self.size
-        self.parts.append(text[: max(room, 0)])
-        self.size += len(text)
-        if self.size > self.cap:
-            self.exceeded = True
-            raise OutputLimitExceeded
-        return len(text)
-
-    def text(self) -> str:
-        return "".join(self.parts)
+BASE_UID = 20000
+CGROUP = "/sys/fs/cgroup"
+HEADER_CAP = 12  # digits of a frame's length
+FRAME_CAP = 256 * 1024 * 1024
 
 
-def emit(record: dict[str, Any]) -> None:
-    sys.__stdout__.write(json.dumps(record) + "\n")  # type: ignore[union-attr]
-    sys.__stdout__.flush()  # type: ignore[union-attr]
+@dataclass
+class Child:
+    """A learner process and the supervisor's ends of its pipes."""
+
+    pid: int
+    uid: int
+    args_w: int | None
+    out_r: int
+    claim_r: int
+    stdout: bytearray = field(default_factory=bytearray)
+    claim: bytearray = field(default_factory=bytearray)
 
 
-def error_info(exc: BaseException) -> dict[str, Any]:
-    line = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):
-        if frame.f_code.co_filename == SOLUTION_FILE:
-            line = lineno
-    if isinstance(exc, SyntaxError) and exc.filename == SOLUTION_FILE:
-        line = exc.lineno
-    try:
-        message = str(exc)[:500]
-    except BaseException:
-        message = "<str() of the exception failed>"
-    return {"type": type(exc).__name__, "message": message, "line": line}
-
-
-def import_solution(code: str, cap: int) -> tuple[types.ModuleType | None, dict[str, Any]]:
-    module = types.ModuleType("solution")
-    module.__file__ = SOLUTION_FILE
-    sys.modules["solution"] = module
-    out = CappedText(cap)
-    sys.stdout = sys.stderr = out
-    record: dict[str, Any] = {"kind": "import", "ok": True}
-    try:
-        exec(compile(code, SOLUTION_FILE, "exec"), module.__dict__)
-    except BaseException as exc:
-        record = {"kind": "import", "ok": False, "error": error_info(exc)}
-    finally:
-        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-    record["stdout"] = out.text()
-    return (module if record["ok"] else None), record
-
-
-def run_child(function: Any, test: dict[str, Any], payload: dict[str, Any], write_fd: int) -> None:
-    """Body of the forked child: call the function once and write one result to the pipe."""
-    memory = payload.get("memory_bytes")
-    if memory:
-        # A clean MemoryError is a better report than the cgroup's OOM kill.
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    out = CappedText(payload["stdout_cap"])
-    sys.stdout = sys.stderr = out
-    args = [codec.decode(a) for a in test["args"]]
-    kwargs = {k: codec.decode(v) for k, v in test["kwargs"].items()}
-    result: dict[str, Any] = {"kind": "test", "id": test["id"]}
-    try:
-        value = function(*args, **kwargs)
-        result.update(outcome="returned", value=codec.encode(value))
-    except OutputLimitExceeded:
-        result["outcome"] = "output_limit"
-    except MemoryError:
-        result["outcome"] = "memory"
-    except BaseException as exc:
-        result.update(outcome="raised", error=error_info(exc))
-    if out.exceeded:
-        result = {"kind": "test", "id": test["id"], "outcome": "output_limit"}
-    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-    try:
-        result["args_after"] = [codec.encode(a) for a in args]
-        result["kwargs_after"] = {k: codec.encode(v) for k, v in kwargs.items()}
-        result["stdout"] = out.text()
-        data = json.dumps(result).encode()
-    except BaseException as exc:
-        data = json.dumps({"kind": "test", "id": test["id"], "outcome": "raised",
-                           "error": {"type": type(exc).__name__,
-                                     "message": "the result could not be serialized",
-                                     "line": None}}).encode()
-    view = memoryview(data[:RECORD_CAP])
+def _write_all(fd: int, data: bytes | memoryview) -> None:
+    view = memoryview(data)
     while view:
-        view = view[os.write(write_fd, view):]
-    os._exit(0)
+        view = view[os.write(fd, view):]
 
 
-def run_test(function: Any, test: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
-    read_fd, write_fd = os.pipe()
-    started = time.monotonic()
+def _emit(record: dict[str, object]) -> None:
+    _write_all(1, (json.dumps(record) + "\n").encode())
+
+
+def _read_header(fd: int) -> int | None:
+    """A frame's byte count, or None when the host has closed the stream."""
+    digits = b""
+    while True:
+        byte = os.read(fd, 1)
+        if not byte:
+            return None
+        if byte == b"\n":
+            return int(digits)
+        digits += byte
+        if len(digits) > HEADER_CAP or not byte.isdigit():
+            raise SystemExit("the host sent a malformed frame header")
+
+
+def _read_body(fd: int, size: int, buffer: bytearray) -> memoryview:
+    if size > FRAME_CAP:
+        raise SystemExit("the host sent a frame larger than the cap")
+    if size > len(buffer):
+        buffer.extend(bytes(size - len(buffer)))
+    view = memoryview(buffer)[:size]
+    got = 0
+    while got < size:
+        n = os.readv(fd, [view[got:]])
+        if n == 0:
+            raise SystemExit("the host closed the stream inside a frame")
+        got += n
+    return view
+
+
+def _cgroup_number(name: str, key: str | None = None) -> int | None:
+    try:
+        with open(f"{CGROUP}/{name}") as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    if key is None:
+        return int(text.strip()) if text.strip().isdigit() else None
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == key:
+            return int(parts[1])
+    return None
+
+
+def _spawn(kind: Kind, start: Start, uid: int) -> Child:
+    args_r, args_w = os.pipe() if kind is Kind.TEST else (None, None)
+    out_r, out_w = os.pipe()
+    claim_r, claim_w = os.pipe()
     pid = os.fork()
-    if pid == 0:
-        os.close(read_fd)
+    if pid == 0:  # the learner process: trusted code until learner.main drops privileges
         try:
-            run_child(function, test, payload, write_fd)
+            for fd in (args_w, out_r, claim_r, 0, 1):
+                if fd is not None:
+                    os.close(fd)
+            learner.main(kind, start, uid, args_r, out_w, claim_w)
         finally:
             os._exit(70)
-    os.close(write_fd)
-    deadline = started + payload["time_limit"]
-    chunks: list[bytes] = []
-    size = 0
-    killed_for_time = False
-    while True:
+    for fd in (args_r, out_w, claim_w):
+        if fd is not None:
+            os.close(fd)
+    for fd in (out_r, claim_r):
+        os.set_blocking(fd, False)
+    return Child(pid, uid, args_w, out_r, claim_r)
+
+
+def _drain(child: Child, fd: int, cap: int) -> bool:
+    """Read what is there; False at end of stream. Stops reading at cap + 1 bytes."""
+    target = child.stdout if fd == child.out_r else child.claim
+    while len(target) <= cap:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            return False
+        target += chunk
+    return True
+
+
+def _supervise(child: Child, start: Start) -> tuple[Stop | None, int]:
+    """Watch one learner process until it exits or breaks a limit; (stop, wait status)."""
+    oom_before = _cgroup_number("memory.events", "oom_kill")
+    caps = {child.out_r: start.stdout_cap, child.claim_r: CLAIM_CAP}
+    open_fds = [child.out_r, child.claim_r]
+    try:
+        exit_fd: int | None = os.pidfd_open(child.pid)
+    except (AttributeError, OSError):
+        exit_fd = None  # older kernels and gVisor: poll instead
+    deadline = time.monotonic() + start.time_limit
+    stop: Stop | None = None
+    status: int | None = None
+    while status is None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            killed_for_time = True
+            stop = Stop.TIMEOUT
             break
-        ready, _, _ = select.select([read_fd], [], [], remaining)
-        if not ready:
+        watched = open_fds + ([exit_fd] if exit_fd is not None else [])
+        timeout = remaining if exit_fd is not None else min(remaining, 0.002)
+        ready, _, _ = select.select(watched, [], [], timeout)
+        for fd in ready:
+            if fd in open_fds and not _drain(child, fd, caps[fd]):
+                open_fds.remove(fd)
+        if len(child.stdout) > start.stdout_cap:
+            stop = Stop.OUTPUT_LIMIT
+            break
+        if len(child.claim) > CLAIM_CAP:
+            stop = Stop.CLAIM_TOO_LARGE
+            break
+        pid, waited = os.waitpid(child.pid, os.WNOHANG)
+        if pid:
+            status = waited
+    if exit_fd is not None:
+        os.close(exit_fd)
+    if status is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child.pid, signal.SIGKILL)
+        _, status = os.waitpid(child.pid, 0)
+    else:
+        for fd in open_fds:  # what it wrote just before it exited
+            _drain(child, fd, caps[fd])
+    oom_after = _cgroup_number("memory.events", "oom_kill")
+    if (stop is None and os.WIFSIGNALED(status) and oom_before is not None
+            and oom_after is not None and oom_after > oom_before):
+        stop = Stop.MEMORY
+    return stop, status
+
+
+def _reap_zombies() -> None:
+    """Collect orphans of learner processes, which the kernel gives to PID 1."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+
+
+def _processes_of(uid: int) -> list[int]:
+    """Live (not zombie) processes whose real uid is uid, read from /proc."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
             continue
-        chunk = os.read(read_fd, 65536)
-        if not chunk:
-            break
-        size += len(chunk)
-        if size > RECORD_CAP:
-            break
-        chunks.append(chunk)
-    if killed_for_time or size > RECORD_CAP:
-        os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    os.close(read_fd)
-    seconds = round(time.monotonic() - started, 4)
-    base = {"kind": "test", "id": test["id"], "seconds": seconds}
-    if killed_for_time:
-        return {**base, "outcome": "timeout"}
-    if size > RECORD_CAP:
-        return {**base, "outcome": "output_limit"}
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        if sig == signal.SIGKILL:  # nobody here sent it: the kernel's OOM killer did
-            return {**base, "outcome": "memory"}
-        if sig == signal.SIGXFSZ:
-            return {**base, "outcome": "output_limit"}
-        return {**base, "outcome": "crashed", "detail": f"killed by signal {sig}"}
-    try:
-        record = json.loads(b"".join(chunks))
-    except ValueError:
-        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
-        return {**base, "outcome": "crashed", "detail": f"the process exited with status {code}"
-                " before returning"}
-    if not isinstance(record, dict):
-        return {**base, "outcome": "crashed", "detail": "the process sent a malformed result"}
-    record.update(base)
-    return record
+        try:
+            with open(f"/proc/{name}/status") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except (OSError, ValueError):
+            continue  # it ended while we looked
+        if int(fields.get("Uid", "-1").split()[0]) == uid and not fields.get(
+                "State", "").strip().startswith("Z"):
+            found.append(int(name))
+    return found
 
 
-def read_message(stream: BinaryIO) -> Any:
-    # Length-prefixed, so the host never has to half-close the attach socket.
-    size = int(stream.readline())
-    return json.loads(stream.read(size))
+def _kill_uid(uid: int) -> None:
+    """SIGKILL every process of uid. Nothing is reaped until all are dead, so a fork bomb never
+    gets a freed pid back; then the zombies are collected."""
+    for _ in range(1000):
+        alive = _processes_of(uid)
+        if not alive:
+            break
+        for pid in alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    _reap_zombies()
+
+
+def _clear_uid(uid: int, baseline: int | None) -> None:
+    """Kill every process of uid and remove its files from /tmp, unless nothing is left."""
+    _reap_zombies()
+    if baseline is not None and _cgroup_number("pids.current") == baseline and not os.listdir("/tmp"):
+        return
+    _kill_uid(uid)
+    if not os.listdir("/tmp"):
+        return
+    pid = os.fork()
+    if pid == 0:  # only uid may remove uid's files from the sticky /tmp
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            for entry in os.scandir("/tmp"):
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False):
+                        os.chmod(entry.path, 0o700)
+                        shutil.rmtree(entry.path, onerror=_make_removable)
+                    else:
+                        os.unlink(entry.path)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def _make_removable(_function: object, path: str, _exc: object) -> None:
+    with contextlib.suppress(OSError):
+        os.chmod(os.path.dirname(path), 0o700)
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            shutil.rmtree(path, onerror=_make_removable)
+        else:
+            os.unlink(path)
+
+
+def _finish(child: Child, kind: Kind, seq: int | None, start: Start, baseline: int | None) -> None:
+    stop, status = _supervise(child, start)
+    for fd in (child.out_r, child.claim_r):
+        os.close(fd)
+    _clear_uid(child.uid, baseline)
+    claim = None if stop is Stop.CLAIM_TOO_LARGE or not child.claim else (
+        child.claim.decode("utf-8", "replace"))
+    _emit({
+        "kind": kind.value, "seq": seq, "stop": stop.value if stop else None,
+        "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        "stdout": child.stdout[: start.stdout_cap].decode("utf-8", "replace"),
+        "claim": claim,
+    })
+
+
+def _start_message() -> Start:
+    size = _read_header(0)
+    if size is None:
+        raise SystemExit(0)
+    buffer = bytearray()
+    raw = json.loads(bytes(_read_body(0, size, buffer)))
+    return Start(str(raw["code"]), str(raw["function"]), float(raw["time_limit"]),
+                 int(raw["memory_bytes"]), int(raw["stdout_cap"]), float(raw["lifetime"]))
+
+
+def _end_of_lease(_signum: int, _frame: object) -> None:
+    os._exit(3)  # the host is gone or wedged: the container must not outlive its lease
 
 
 def main() -> None:
-    stdin = sys.stdin.buffer
-    sys.stdin = io.StringIO()
-    payload = read_message(stdin)
-    module, record = import_solution(payload["code"], payload["stdout_cap"])
-    emit(record)
-    function = getattr(module, payload["function"], None) if module else None
-    while module is not None:
-        test = read_message(stdin)  # the host sends the next test only after this one's result
-        if test is None:
-            break
-        emit({"kind": "begin", "id": test["id"]})
-        if not callable(function):
-            emit({"kind": "test", "id": test["id"], "outcome": "raised", "seconds": 0.0,
-                  "error": {"type": "NameError", "line": None,
-                            "message": f"{payload['function']} is not a callable function"}})
-            continue
-        emit(run_test(function, test, payload))
-    emit({"kind": "done"})
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # the host went away: end quietly
+    start = _start_message()
+    # PID 1 ignores signals that have no handler, so the lease needs one.
+    signal.signal(signal.SIGALRM, _end_of_lease)
+    signal.alarm(max(1, int(start.lifetime)))
+    baseline = _cgroup_number("pids.current")
+    _finish(_spawn(Kind.IMPORT, start, BASE_UID), Kind.IMPORT, None, start, baseline)
+    buffer = bytearray()
+    seq = 0
+    while True:
+        # Forked before the arguments exist in this process: the child cannot inherit them.
+        child = _spawn(Kind.TEST, start, BASE_UID + 1 + seq)
+        size = _read_header(0)
+        body = _read_body(0, size, buffer) if size is not None else None
+        if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child.pid, signal.SIGKILL)
+            os.waitpid(child.pid, 0)
+            return
+        assert child.args_w is not None
+        with contextlib.suppress(BrokenPipeError):
+            _write_all(child.args_w, body)
+        os.close(child.args_w)
+        body[:] = bytes(len(body))  # zero the only copy this process held
+        body.release()  # so that the buffer may grow for a larger frame
+        _finish(child, Kind.TEST, seq, start, baseline)
+        seq += 1
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The small interface through which the judge uses a sandbox: run a payload, get raw output.
+"""The small interface through which the judge uses a sandbox: run a payload, get each call's
+result as the host decided it.
 
 The judge never sees Docker; tests swap in a fake that implements ``Sandbox``.
 """
@@ -6,8 +7,9 @@ The judge never sees Docker; tests swap in a fake that implements ``Sandbox``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Protocol
+
+from sandbox.protocol import CallResult
 
 
 @dataclass(frozen=True)
@@ -17,21 +19,21 @@ class Limits:
     time_per_test: float = 2.0
     time_per_submission: float = 60.0
     memory_mb: int = 256
-    stdout_chars: int = 8_192
-    output_bytes: int = 8 * 1024 * 1024
+    stdout_bytes: int = 8_192  # what one call may print
+    output_bytes: int = 16 * 1024 * 1024  # everything the container sends, stderr included
     pids: int = 64
     cpus: float = 1.0
     tmpfs_mb: int = 16
+    tmpfs_inodes: int = 4_096
     file_size_bytes: int = 1024 * 1024
     open_files: int = 64
 
 
 @dataclass(frozen=True)
 class TestInput:
-    """One call to make: its id and tagged arguments (see ``sandbox.codec``). No expected value."""
+    """One call to make: tagged arguments (see ``sandbox.codec``). No expected value, no name."""
     __test__ = False  # not a pytest test class
 
-    id: str
     args: list[Any]
     kwargs: dict[str, Any] = field(default_factory=dict)
 
@@ -44,29 +46,23 @@ class Payload:
     limits: Limits
 
 
-class Stop(StrEnum):
-    """Why the host stopped a container before the harness finished."""
-
-    WALL_CLOCK = "wall_clock"
-    STALLED = "stalled"
-    OUTPUT_CAP = "output_cap"
-
-
 @dataclass
-class RawRun:
-    """What came out of the sandbox, unparsed: the judge parses and trusts none of it blindly."""
+class SandboxRun:
+    """What came back: loading the module, then one result per test that was sent, in order.
 
-    lines: list[bytes]
-    stopped: Stop | None = None
-    oom_killed: bool = False
-    exit_code: int | None = None
+    Tests after a stop (a time-out, a broken protocol) were never sent and have no result.
+    """
+
+    loaded: CallResult
+    results: list[CallResult]
     seconds: float = 0.0
-    stderr_tail: str = ""
+    container: str = ""  # the id of the container that ran it, for audits
 
 
 class SandboxUnavailable(RuntimeError):
-    """The sandbox cannot run at all (no engine, no image): never the learner's fault."""
+    """The sandbox could not run or finish the payload (no engine, no image, a container that
+    vanished): never the learner's fault, so never a learner verdict."""
 
 
 class Sandbox(Protocol):
-    def run(self, payload: Payload) -> RawRun: ...
+    def run(self, payload: Payload) -> SandboxRun: ...

@@ -13,11 +13,12 @@ from sqlalchemy.orm import Session
 from api.deps import CurrentUser, SessionDep
 from api.schemas import Page, SubmissionCreate, SubmissionOut, SubmissionSummary
 from judge.access import can_see_submission, owns_problem
+from judge.catalog import load_version
 from judge.celery_app import enqueue_submission
 from judge.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
 from judge.db.session import new_session
 from judge.errors import NotFound
-from judge.results import redact
+from judge.results import HiddenPolicy, learner_view
 from judge.settings import get_settings
 from judge.submissions import Mode, create_submission
 
@@ -35,10 +36,15 @@ def summary(submission: Submission) -> SubmissionSummary:
 
 
 def detail(submission: Submission, viewer: User) -> SubmissionOut:
-    reveal = owns_problem(viewer, submission.problem)
-    tests = [row.data if reveal else redact(row.data) for row in submission.results]
+    """The problem's owner sees every test; anyone else sees hidden tests as an aggregate."""
+    tests = [row.data for row in submission.results]
+    hidden = None
+    if not owns_problem(viewer, submission.problem):
+        policy = HiddenPolicy(load_version(submission.version).hidden_policy)
+        view = learner_view(tests, policy)
+        tests, hidden = view["tests"], view["hidden"]
     return SubmissionOut(**summary(submission).model_dump(), message=submission.message,
-                         code=submission.code, tests=tests)
+                         code=submission.code, tests=tests, hidden=hidden)
 
 
 def _visible(session: Session, user: User, submission_id: int) -> Submission:

@@ -1,32 +1,34 @@
-"""A Sandbox double: answers each payload with records a test scripts, no container involved."""
+"""A Sandbox double: answers each payload with results a test scripts, no container involved."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 from sandbox import codec
-from sandbox.interface import Payload, RawRun
+from sandbox.interface import Payload, SandboxRun, TestInput
+from sandbox.protocol import CallResult, Outcome
 
-Responder = Callable[[Payload], list[dict[str, Any]]]
+Responder = Callable[[Payload], list[CallResult]]
 
 
-def returned(test_id: str, value: Any, args_after: list[Any] | None = None) -> dict[str, Any]:
-    return {"kind": "test", "id": test_id, "outcome": "returned", "value": codec.encode(value),
-            "args_after": [codec.encode(a) for a in args_after or []], "kwargs_after": {},
-            "stdout": "", "seconds": 0.001}
+def returned(test: TestInput, value: Any, args_after: list[Any] | None = None) -> CallResult:
+    """The call returned value; its arguments came back as args_after (default: unchanged)."""
+    after = args_after if args_after is not None else [codec.decode(a) for a in test.args]
+    return CallResult(Outcome.RETURNED, value=value, args_after=after,
+                      kwargs_after={k: codec.decode(v) for k, v in test.kwargs.items()},
+                      seconds=0.001)
 
 
 class FakeSandbox:
-    """Records every payload; answers with the responder's records, framed as the harness does."""
+    """Records every payload; answers with the responder's results, as DockerSandbox would."""
 
-    def __init__(self, responder: Responder) -> None:
+    def __init__(self, responder: Responder, loaded: CallResult | None = None) -> None:
         self.responder = responder
+        self.loaded = loaded or CallResult(Outcome.RETURNED)
         self.payloads: list[Payload] = []
 
-    def run(self, payload: Payload) -> RawRun:
+    def run(self, payload: Payload) -> SandboxRun:
         self.payloads.append(payload)
-        records = [{"kind": "import", "ok": True, "stdout": ""}, *self.responder(payload)]
-        return RawRun([json.dumps(r).encode() for r in records])
-
+        results = self.responder(payload) if self.loaded.outcome is Outcome.RETURNED else []
+        return SandboxRun(self.loaded, results)

@@ -1,0 +1,132 @@
+"""The learner side of the sandbox: the body of one learner process. Standard library only.
+
+The supervisor forks one such process per step (loading the module, then each test) and calls
+``main`` in it. Everything before ``_drop_privileges`` returns is trusted code running as root;
+from then on the process belongs to the learner: a uid of its own, no capabilities, and only three
+file descriptors (the arguments on 0 until read, then /dev/null; stdout and stderr on a pipe the
+supervisor counts; the claim pipe on 3). Whatever this process writes is a claim about its own
+call; the host checks it and decides.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import resource
+import sys
+import traceback
+import types
+from typing import Any
+
+from sandbox import codec
+from sandbox.protocol import Kind, Outcome, Start, error_claim
+
+SOLUTION_FILE = "solution.py"
+CLAIM_FD = 3
+
+
+def _drop_privileges(uid: int, start: Start) -> None:
+    """Set the limits, then become the learner's uid: every capability is lost with uid 0."""
+    try:
+        with open("/proc/self/oom_score_adj", "w") as adj:
+            adj.write("1000")  # the kernel's OOM killer takes a learner process, never PID 1
+    except OSError:
+        pass
+    resource.setrlimit(resource.RLIMIT_AS, (start.memory_bytes, start.memory_bytes))
+    cpu = math.ceil(start.time_limit) + 1  # a backstop: the supervisor's clock kills first
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    os.nice(5)  # the supervisor keeps its share of the CPU however busy the learner is
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+    if os.geteuid() == 0 or os.getegid() == 0:
+        os._exit(71)  # never run learner code with privileges
+    os.chdir("/tmp")
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _take_streams(args_fd: int | None, out_fd: int, claim_fd: int) -> bytes:
+    """Read the arguments, then leave exactly stdin (/dev/null), stdout, stderr and the claim."""
+    data = _read_all(args_fd) if args_fd is not None else b""
+    # stdout and stderr first: out_fd may have the number the claim pipe is about to take.
+    os.dup2(out_fd, 1)
+    os.dup2(out_fd, 2)
+    os.dup2(claim_fd, CLAIM_FD)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.closerange(CLAIM_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+    return data
+
+
+def _line_of(exc: BaseException) -> int | None:
+    line = None
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_filename == SOLUTION_FILE:
+            line = lineno
+    if isinstance(exc, SyntaxError) and exc.filename == SOLUTION_FILE:
+        line = exc.lineno
+    return line
+
+
+def _call(start: Start, module: types.ModuleType, data: bytes) -> dict[str, Any]:
+    test = json.loads(data)
+    args = [codec.decode(a) for a in test["args"]]
+    kwargs = {k: codec.decode(v) for k, v in test["kwargs"].items()}
+    function = getattr(module, start.function)
+    try:
+        value = function(*args, **kwargs)
+    except MemoryError:
+        return {"outcome": Outcome.MEMORY.value}
+    except BaseException as exc:
+        return error_claim(exc, _line_of(exc))
+    return {"outcome": Outcome.RETURNED.value, "value": codec.encode(value),
+            "args_after": [codec.encode(a) for a in args],
+            "kwargs_after": {k: codec.encode(v) for k, v in kwargs.items()}}
+
+
+def _claim(kind: Kind, start: Start, data: bytes) -> dict[str, Any]:
+    module = types.ModuleType("solution")
+    module.__file__ = SOLUTION_FILE
+    sys.modules["solution"] = module
+    try:
+        exec(compile(start.code, SOLUTION_FILE, "exec"), module.__dict__)
+        if not callable(getattr(module, start.function, None)):
+            raise NameError(f"{start.function} is not a callable function")
+    except MemoryError:
+        return {"outcome": Outcome.MEMORY.value}
+    except BaseException as exc:
+        return error_claim(exc, _line_of(exc))
+    if kind is Kind.IMPORT:
+        return {"outcome": Outcome.RETURNED.value}
+    return _call(start, module, data)
+
+
+def main(kind: Kind, start: Start, uid: int, args_fd: int | None, out_fd: int, claim_fd: int
+         ) -> None:
+    """Run one step as uid and exit; never returns."""
+    _drop_privileges(uid, start)
+    data = _take_streams(args_fd, out_fd, claim_fd)
+    try:
+        claim = _claim(kind, start, data)
+        text = json.dumps(claim)
+    except MemoryError:
+        text = json.dumps({"outcome": Outcome.MEMORY.value})
+    except BaseException as exc:  # a value that cannot be encoded, say
+        text = json.dumps(error_claim(exc, None))
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
+    view = memoryview(text.encode())
+    while view:
+        view = view[os.write(CLAIM_FD, view):]
+    os._exit(0)
