@@ -5,6 +5,7 @@ from __future__ import annotations
 from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox, connect, sweep_leftovers
 from sandbox.image import Progress, ensure_image
+from sandbox.interface import SandboxUnavailable
 
 
 def docker_sandbox(progress: Progress = lambda _: None) -> DockerSandbox:
@@ -12,7 +13,13 @@ def docker_sandbox(progress: Progress = lambda _: None) -> DockerSandbox:
 
     Raises SandboxUnavailable with a one-line reason when there is no engine.
     """
+    settings = get_settings()
     client = connect()
+    runtimes = client.info().get("Runtimes") or {}
+    if settings.sandbox_runtime not in runtimes:
+        raise SandboxUnavailable(
+            f"the Docker engine has no runtime {settings.sandbox_runtime!r} "
+            f"(it has {', '.join(sorted(runtimes)) or 'none'}); see JUDGE_SANDBOX_RUNTIME")
     sweep_leftovers(client)
-    tag = ensure_image(client, get_settings().sandbox_offline, progress)
-    return DockerSandbox(tag, client)
+    tag = ensure_image(client, settings.sandbox_offline, progress)
+    return DockerSandbox(tag, client, settings.sandbox_runtime)

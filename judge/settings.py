@@ -17,6 +17,8 @@ class Settings(BaseSettings):
     data_dir: Path = ROOT / "data"
     # None: try a registry for python:3.11-slim, fall back to the offline debootstrap base.
     sandbox_offline: bool | None = None
+    # The container runtime: runc, or runsc (gVisor) for a second wall at a cost in speed.
+    sandbox_runtime: str = "runc"
 
     # Empty means the embedded default under data_dir: SQLite, and a broker on the file system.
     database_url: str = ""

@@ -32,9 +32,13 @@ def test_run_accepted_as_json(docker_sandbox: DockerSandbox, solution: Path) -> 
     report = json.loads(done.stdout)
     assert report["verdict"] == "accepted" and report["score"] == 1.0
     assert len(report["problem_version"]) == 16
-    public, hidden = report["tests"][0], report["tests"][-1]
+    public = report["tests"][0]
     assert {"name", "visibility", "status", "expected", "actual", "explanation"} <= set(public)
-    assert set(hidden) == {"name", "visibility", "status", "category", "seconds"}
+    # What a learner would see: hidden tests as an aggregate only.
+    assert {t["visibility"] for t in report["tests"]} == {"public"}
+    assert report["hidden"] == {"total": 3, "passed": 3, "not_run": 0, "first_failure": None}
+    full = json.loads(judge("run", "secret_lookup", str(solution), "--json", "--full").stdout)
+    assert len(full["tests"]) == 5 and "hidden" not in full
 
 
 def test_run_wrong_answer_exits_1_and_explains(docker_sandbox: DockerSandbox, tmp_path: Path) -> None:

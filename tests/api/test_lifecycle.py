@@ -16,7 +16,8 @@ def test_accepted(service: Service) -> None:
     assert set(done) >= SUMMARY_KEYS
     assert done["verdict"] == "accepted" and done["score"] == 1.0
     assert done["problem"] == "secret_lookup" and len(done["problem_version"]) == 16
-    assert [t["status"] for t in done["tests"]] == ["passed"] * 5
+    assert [t["status"] for t in done["tests"]] == ["passed"] * 2  # the public tests
+    assert done["hidden"] == {"total": 3, "passed": 3, "not_run": 0, "first_failure": None}
     assert done["started_at"] >= done["created_at"] and done["finished_at"] >= done["started_at"]
 
 
@@ -24,10 +25,12 @@ def test_wrong_answer_explains_public_tests_and_hides_hidden_ones(service: Servi
     code = "def lookup(key):\n    return 'zq-secret-1O1'\n"
     done = wait_done(service.client, service.learner, submit(service.client, service.learner, code)["id"])
     assert done["verdict"] == "wrong_answer" and done["score"] == 0.0
-    public, hidden = done["tests"][0], done["tests"][2]
+    public = done["tests"][0]
     assert public["expected"] == "zq-secret-101" and public["actual"] == "zq-secret-1O1"
     assert "U+0030 DIGIT ZERO, got U+004F LATIN CAPITAL LETTER O" in public["explanation"]
-    assert set(hidden) == {"name", "visibility", "status", "category", "seconds"}
+    assert {t["visibility"] for t in done["tests"]} == {"public"}
+    assert done["hidden"] == {"total": 3, "passed": 0, "not_run": 0,
+                              "first_failure": "the returned value is not the expected one"}
     assert "zq-secret-2" not in str(done)  # no hidden expected value anywhere in the response
 
 

@@ -1,5 +1,6 @@
 // A submission's verdict, score and per-test rows, exactly as the API returns them (hidden tests
-// arrive with only status and category), and the polling that keeps them current.
+// arrive as an aggregate: how many passed and the first failure's category), and the polling
+// that keeps them current.
 import { ApiError, api, sleep } from "./api.js";
 import { badge, el, link, submissionHref } from "./dom.js";
 import { argumentsText } from "./values.js";
@@ -42,21 +43,32 @@ function testRow(test, parameters) {
       el("dl", { class: "test-detail" }, rows)));
 }
 
+function hiddenSummary(hidden) {
+  if (!hidden || !hidden.total) return null;
+  let text = `Hidden tests: ${hidden.passed} of ${hidden.total} passed`;
+  if (hidden.not_run) text += `, ${hidden.not_run} not run`;
+  if (hidden.first_failure) text += `. First failure: ${hidden.first_failure}`;
+  return el("p", { class: "hidden-summary" }, text);
+}
+
 export function resultView(submission, parameters, elapsed) {
   const done = submission.status === "done";
   const tests = submission.tests || [];
-  const passed = tests.filter((t) => t.status === "passed").length;
+  const hidden = submission.hidden;
+  const total = tests.length + (hidden ? hidden.total : 0);
+  const passed = tests.filter((t) => t.status === "passed").length + (hidden ? hidden.passed : 0);
   const head = el("div", { class: "result-head" },
     done ? badge(submission.verdict, "verdict") : badge(submission.status, "pending"),
     done && typeof submission.score === "number"
       ? el("span", { class: "score" }, `score ${submission.score.toFixed(2)}`,
-        tests.length ? el("span", { class: "muted" }, ` (${passed} of ${tests.length} tests passed)`) : null)
+        total ? el("span", { class: "muted" }, ` (${passed} of ${total} tests passed)`) : null)
       : el("span", { class: "muted" }, elapsed === undefined ? "waiting for the judge" : `waiting for the judge · ${elapsed} s`),
     el("span", { class: "tag" }, submission.mode === "run" ? "run: public tests" : "submit: all tests"),
     link(submissionHref(submission.id), `#${submission.id}`, { class: "muted" }));
   return el("div", { class: "result" },
     head,
     submission.message ? el("pre", { class: "message" }, submission.message) : null,
+    hiddenSummary(hidden),
     tests.length
       ? el("details", { class: "test-list", open: submission.verdict !== "accepted" },
         el("summary", {}, `Tests (${tests.length})`),
