@@ -52,3 +52,38 @@ def test_unknown_ids_are_skipped(client: TestClient, missing: int) -> None:
     with new_session() as session:
         assert jobs.judge_submission(session, missing, broken) is jobs.Outcome.SKIPPED
         assert jobs.validate_version(session, missing, broken) is jobs.Outcome.SKIPPED
+
+
+class Exploding:
+    """A sandbox whose run fails with a bug of the judge's, not an engine outage."""
+
+    def run(self, payload: object) -> object:
+        raise RuntimeError("a bug\x00 in the judge \ud800")
+
+
+def test_any_judge_exception_is_stored_as_internal_error(client: TestClient) -> None:
+    submission_id = _queued_submission()
+    with new_session() as session:
+        outcomes = [jobs.judge_submission(session, submission_id, Exploding)
+                    for _ in range(get_settings().internal_error_retries + 1)]
+        assert outcomes[-1] is jobs.Outcome.DONE
+        final = session.get(Submission, submission_id)
+        assert final is not None and final.verdict == "internal_error"
+        # Shown escaped: PostgreSQL rejects NUL, and a lone surrogate cannot be encoded.
+        assert "RuntimeError: a bug\\x00 in the judge \\ud800" in (final.message or "")
+
+
+def test_recovery_gives_up_after_every_attempt(client: TestClient) -> None:
+    from datetime import timedelta
+
+    from judge.db.models import utcnow
+
+    attempts = get_settings().internal_error_retries + 1
+    stuck = store_submission(status=SubmissionStatus.RUNNING, attempts=attempts,
+                             started_at=utcnow() - timedelta(hours=1))
+    with new_session() as session:
+        assert stuck not in jobs.recover_stale(session)
+        final = session.get(Submission, stuck)
+        assert final is not None and final.status == SubmissionStatus.DONE
+        assert final.verdict == "internal_error"
+        assert f"gave up after {attempts} attempts" in (final.message or "")

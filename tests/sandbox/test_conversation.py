@@ -1,0 +1,159 @@
+"""The host's side of the protocol, against a scripted supervisor: no container needed."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from sandbox import codec
+from sandbox.conversation import StreamEnded, converse
+from sandbox.interface import Limits, Payload, TestInput
+from sandbox.protocol import Kind, Outcome, ProtocolError, parse_claim, parse_step
+
+Reply = bytes | None | Callable[[], bytes | None]
+
+
+def step(kind: str = "test", seq: int | None = 0, claim: Any = None, **fields: Any) -> bytes:
+    record = {"kind": kind, "seq": seq, "stop": None, "exit": 0, "signal": None, "stdout": "",
+              "claim": claim if claim is None or isinstance(claim, str) else json.dumps(claim)}
+    record.update(fields)
+    return json.dumps(record).encode()
+
+
+def returned(value: Any, args: list[Any]) -> dict[str, Any]:
+    return {"outcome": "returned", "value": codec.encode(value),
+            "args_after": [codec.encode(a) for a in args], "kwargs_after": {}}
+
+
+LOADED = step("import", None, {"outcome": "returned"})
+
+
+class Scripted:
+    """A Channel whose supervisor answers each frame with the next scripted line."""
+
+    def __init__(self, replies: list[Reply]) -> None:
+        self.replies = replies
+        self.sent: list[Any] = []
+
+    def send(self, data: bytes) -> None:
+        self.sent.append(json.loads(data.split(b"\n", 1)[1]))
+
+    def next_line(self, deadline: float) -> bytes | None:
+        if not self.replies:
+            raise StreamEnded("over")
+        reply = self.replies.pop(0)
+        if callable(reply):
+            reply = reply()
+        if reply is None:
+            time.sleep(max(0.0, deadline - time.monotonic()))
+        return reply
+
+
+def payload(n_tests: int = 3, limit: float = 0.5) -> Payload:
+    tests = [TestInput([codec.encode(["a", "b"])]) for _ in range(n_tests)]
+    return Payload("def f(x): ...", "f", tests, Limits(time_per_test=limit, time_per_submission=20))
+
+
+def run(replies: list[Reply], n_tests: int = 3, limit: float = 0.5) -> tuple[Any, Scripted]:
+    channel = Scripted(replies)
+    return converse(channel, payload(n_tests, limit), time.monotonic()), channel
+
+
+def test_a_well_behaved_run() -> None:
+    good = step(claim=returned(1.5, [["a", "b"]]))
+    result, channel = run([LOADED, good, step(seq=1, claim=returned(2.5, [["a", "b"]])),
+                           step(seq=2, claim=returned(3.5, [["a", "b"]]))])
+    assert [r.value for r in result.results] == [1.5, 2.5, 3.5]
+    assert all(r.seconds is not None and r.seconds < 0.5 for r in result.results)
+    # The start, one frame per test (arguments only), then the end.
+    assert channel.sent[0]["function"] == "f" and "expected" not in json.dumps(channel.sent)
+    assert channel.sent[-1] is None and len(channel.sent) == 5
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    (b"not json", "not valid JSON"),
+    (b"[1, 2]", "must be a JSON object"),
+    (step(seq=1), "step 0"),
+    (step(seq="0"), "step 0"),
+    (step(kind="import"), "expected a 'test' record"),
+    (step(claim=returned(1.0, [["a", "b"]]), extra=1), "unexpected keys"),
+    (b'{"kind": "test", "kind": "test"}', "appears twice"),
+    (step(claim='{"outcome": "returned", "value": {"t": "float", "v": NaN}}'), "NaN is not allowed"),
+    (step(claim={"outcome": "returned", "value": codec.encode(1.0)}), "lacks"),
+    (step(claim={"outcome": "returned", "value": codec.encode(1.0), "args_after": [],
+                 "kwargs_after": {}}), "args_after must be a list of 1"),
+    (step(claim="[" * 100_000 + "]" * 100_000), "nested too deeply"),
+    (step(claim={"outcome": "timeout"}), "may claim"),
+    (step(claim={"outcome": "returned", "value": {"t": "list", "v": [{"t": "int", "v": 3}]},
+                 "args_after": [{"t": "str"}], "kwargs_after": {}}), "value breaks the schema"),
+    (step(stop="bored"), "unknown stop reason"),
+    (step(signal="9"), "signal must be an integer"),
+])
+def test_a_broken_record_fails_the_test_and_ends_the_run(line: bytes, message: str) -> None:
+    result, channel = run([LOADED, line])
+    assert len(result.results) == 1
+    assert result.results[0].outcome is Outcome.CRASHED
+    assert message in result.results[0].detail
+    assert channel.sent[-1] != None  # noqa: E711 - the run ended without asking for more
+
+
+def test_the_host_clock_decides_a_time_out() -> None:
+    def late() -> bytes:
+        time.sleep(0.3)
+        return step(claim=returned(1.0, [["a", "b"]]))
+
+    result, _ = run([LOADED, late], limit=0.2)
+    assert result.results[0].outcome is Outcome.TIMEOUT
+    assert "each test may take 0.2 s" in result.results[0].detail
+    assert len(result.results) == 1  # the rest are never sent
+
+
+def test_silence_is_a_time_out_after_the_grace() -> None:
+    started = time.monotonic()
+    result, _ = run([LOADED, None], limit=0.2)
+    assert result.results[0].outcome is Outcome.TIMEOUT
+    assert time.monotonic() - started < 0.2 + 1.0 + 0.5
+
+
+def test_a_stream_that_ends_early_is_the_judges_failure() -> None:
+    with pytest.raises(StreamEnded):
+        run([LOADED, step(claim=returned(1.0, [["a", "b"]]))])
+
+
+def test_what_the_supervisor_saw_decides_over_the_claim() -> None:
+    claim = returned(1.0, [["a", "b"]])
+    result, _ = run([LOADED, step(claim=claim, stop="output_limit"),
+                     step(seq=1, signal=9, exit=None), step(seq=2, signal=25, exit=None)])
+    assert [r.outcome for r in result.results] == [
+        Outcome.OUTPUT_LIMIT, Outcome.MEMORY, Outcome.OUTPUT_LIMIT]
+
+
+def test_a_crash_without_a_claim_says_how_it_ended() -> None:
+    result, _ = run([LOADED, step(exit=3), step(seq=1, signal=11, exit=None), step(seq=2)], )
+    assert [r.detail for r in result.results] == [
+        "the process exited with status 3 before returning",
+        "the process was killed by SIGSEGV before returning",
+        "the process exited with status 0 before returning"]
+
+
+def test_a_failed_load_sends_no_test() -> None:
+    loaded = step("import", None, {"outcome": "raised", "error": {
+        "type": "NameError", "message": "x", "line": 2}})
+    result, channel = run([loaded])
+    assert result.loaded.outcome is Outcome.RAISED and result.results == []
+    assert channel.sent[1:] == [None]
+
+
+def test_claims_are_parsed_exactly() -> None:
+    claim = json.dumps({"outcome": "returned", "value": codec.encode("a\x00\ud800"),
+                        "args_after": [], "kwargs_after": {"x": codec.encode(1)}})
+    parsed = parse_claim(claim, Kind.TEST, 0, frozenset({"x"}))
+    assert parsed.value == "a\x00\ud800" and parsed.kwargs_after == {"x": 1}
+    with pytest.raises(ProtocolError, match="kwargs_after"):
+        parse_claim(claim, Kind.TEST, 0, frozenset())
+    with pytest.raises(ProtocolError, match="at most 8454144 are allowed"):
+        parse_step(b" " * (9 * 2**20), Kind.TEST, 0)
