@@ -25,13 +25,17 @@ SessionDep = Annotated[Session, Depends(get_session)]
 
 
 def current_user(
-    session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> User:
+    """The token's user, detached: its own short session returns the connection to the pool at
+    once, so a request that then waits (``?wait=``) holds none."""
     challenge = {"WWW-Authenticate": "Bearer"}
     if credentials is None:
         raise HTTPException(401, "send an API token: Authorization: Bearer <token>", challenge)
-    user = user_for_token(session, credentials.credentials)
+    with new_session() as session:
+        user = user_for_token(session, credentials.credentials)
+        if user is not None:
+            session.expunge(user)
     if user is None:
         raise HTTPException(401, "the API token is not valid", challenge)
     return user

@@ -17,6 +17,7 @@ STATUS = {
     "conflict": 409,
     "quota_exceeded": 429,
     "bad_request": 400,
+    "unavailable": 503,
 }
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",

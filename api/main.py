@@ -9,6 +9,7 @@ from fastapi import APIRouter, FastAPI
 
 from api import errors
 from api.body_limit import BodyLimit
+from api.request_ids import RequestIds
 from api.routes import health, problems, submissions, web
 from judge.bootstrap import prepare_database
 from judge.settings import get_settings
@@ -36,6 +37,7 @@ def create_app() -> FastAPI:
     errors.install(app)
     # Room for a problem archive; a submission's own code limit (JUDGE_MAX_CODE_BYTES) is smaller.
     app.add_middleware(BodyLimit, cap=get_settings().max_request_bytes)
+    app.add_middleware(RequestIds)  # outermost of ours: every failure below it becomes JSON
     return app
 
 

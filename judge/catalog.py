@@ -3,21 +3,18 @@ authored through the API (JSON or an archive), and turned back into ``Problem`` 
 
 from __future__ import annotations
 
-import io
-import tarfile
 import tempfile
-import zipfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.db.models import ProblemRow, ProblemVersion, VersionStatus
+from judge.errors import Conflict, InvalidInput
+from judge.problem_paths import MAX_FILES, MAX_TOTAL_BYTES, FolderTree, shown
 from judge.problems import SLUG, Problem, ProblemError, discover, load_problem
-
-MAX_FILES = 200
-MAX_TOTAL_BYTES = 20 * 1024 * 1024
 
 
 def folder_files(folder: Path) -> dict[str, str]:
@@ -30,27 +27,36 @@ def folder_files(folder: Path) -> dict[str, str]:
     return files
 
 
-def _safe_path(name: str) -> str:
-    path = PurePosixPath(name)
-    if path.is_absolute() or ".." in path.parts or not path.parts:
-        raise ProblemError(f"archive entry {name!r} is not a relative path inside the problem")
-    return path.as_posix()
+def _checked_paths(files: dict[str, str]) -> dict[str, str]:
+    """{normalised path: text}, every name and text checked before anything is written."""
+    if len(files) > MAX_FILES:
+        raise ProblemError(f"a problem may hold at most {MAX_FILES} files; this one has {len(files)}")
+    tree = FolderTree("file")
+    checked, total = {}, 0
+    for name, text in files.items():
+        path = tree.add_file(name)
+        if not isinstance(text, str):
+            raise ProblemError(f"file {shown(name)}: must be text")
+        try:
+            total += len(text.encode("utf-8"))
+        except UnicodeEncodeError as exc:
+            raise ProblemError(f"file {shown(name)}: not valid text (a lone surrogate at index "
+                               f"{exc.start})") from None
+        checked[path] = text
+    if total > MAX_TOTAL_BYTES:
+        raise ProblemError(f"the files add up to {total} bytes; at most {MAX_TOTAL_BYTES // 2**20} MiB")
+    return checked
 
 
 def problem_from_files(files: dict[str, str], slug: str) -> Problem:
     """Validate a folder given as files by loading it exactly as problems/ folders are loaded."""
-    if not SLUG.match(slug):
-        raise ProblemError(f"slug {slug!r} must match {SLUG.pattern}")
-    total = sum(len(text.encode()) for text in files.values())
-    if len(files) > MAX_FILES or total > MAX_TOTAL_BYTES:
-        raise ProblemError(f"a problem may hold at most {MAX_FILES} files and "
-                           f"{MAX_TOTAL_BYTES // 2**20} MiB")
+    if not SLUG.fullmatch(slug):  # fullmatch: "$" alone would let a trailing newline through
+        raise ProblemError(f"slug {shown(slug)} must match {SLUG.pattern}")
+    checked = _checked_paths(files)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / slug
-        for name, text in files.items():
-            if not isinstance(text, str):
-                raise ProblemError(f"file {name!r} must be text")
-            target = folder / _safe_path(name)
+        for path, text in checked.items():
+            target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         try:
@@ -71,47 +77,6 @@ def load_version(version: ProblemVersion) -> Problem:
             _LOADED.clear()
         _LOADED[key] = problem_from_files(version.files, version.problem.slug)
     return _LOADED[key]
-
-
-def files_from_archive(data: bytes, filename: str = "") -> dict[str, str]:
-    """Read a .zip or .tar(.gz) of a problem folder; a single top-level folder is stripped."""
-    entries: dict[str, bytes] = {}
-    total = 0
-    if zipfile.is_zipfile(io.BytesIO(data)):
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            for info in archive.infolist():
-                if info.is_dir():
-                    continue
-                total += info.file_size
-                if total > MAX_TOTAL_BYTES or len(entries) >= MAX_FILES:
-                    raise ProblemError("the archive is too large")
-                entries[_safe_path(info.filename)] = archive.read(info)
-    else:
-        try:
-            with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as archive:
-                for member in archive.getmembers():
-                    if member.isdir():
-                        continue
-                    if not member.isfile():
-                        raise ProblemError(f"archive entry {member.name!r} is not a regular file")
-                    total += member.size
-                    if total > MAX_TOTAL_BYTES or len(entries) >= MAX_FILES:
-                        raise ProblemError("the archive is too large")
-                    extracted = archive.extractfile(member)
-                    entries[_safe_path(member.name)] = extracted.read() if extracted else b""
-        except tarfile.TarError as exc:
-            raise ProblemError(f"{filename or 'the upload'} is neither a zip nor a tar archive") from exc
-    entries = {k: v for k, v in entries.items() if "__pycache__" not in k and not k.endswith(".pyc")}
-    tops = {name.split("/", 1)[0] for name in entries}
-    if len(tops) == 1 and all("/" in name for name in entries):
-        entries = {name.split("/", 1)[1]: v for name, v in entries.items()}
-    files = {}
-    for name, raw in entries.items():
-        try:
-            files[name] = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ProblemError(f"{name}: not valid UTF-8 text") from exc
-    return files
 
 
 def add_version(session: Session, row: ProblemRow, files: dict[str, str],
@@ -155,3 +120,34 @@ def sync_folders(session: Session, root: Path) -> list[str]:
             row.published_version_id = version.id
             changes.append(f"{'added' if created else 'republished'} {row.slug} {version.version}")
     return changes
+
+
+def shipped_slugs(root: Path) -> set[str]:
+    """Every folder name under problems/: reserved even before (or if never) it is synced, so an
+    instructor cannot take a slug that a later start-up would fill with the shipped problem."""
+    try:
+        return {path.name for path in root.iterdir() if path.is_dir()}
+    except OSError:  # no problems folder: nothing ships
+        return set()
+
+
+def claim_slug(session: Session, slug: str, owner_id: int, shipped_root: Path) -> ProblemRow:
+    """A new problem row for slug owned by owner_id (flushed), unless the slug is taken or shipped."""
+    if not SLUG.fullmatch(slug):
+        raise InvalidInput(f"slug: {shown(slug)} must match {SLUG.pattern}")
+    existing = session.scalar(select(ProblemRow).where(ProblemRow.slug == slug))
+    if slug in shipped_slugs(shipped_root) or (existing is not None and existing.owner_id is None):
+        raise Conflict(f"problem {slug!r} ships with the judge (problems/{slug}) and cannot be "
+                       "uploaded; choose another slug")
+    taken = Conflict(f"problem {slug!r} already exists; PUT /api/v1/problems/{slug} adds a version")
+    if existing is not None:
+        raise taken
+    row = ProblemRow(slug=slug, owner_id=owner_id)
+    session.add(row)
+    try:
+        session.flush()
+    except IntegrityError:
+        # Another upload claimed the slug between the look-up and this insert.
+        session.rollback()
+        raise taken from None
+    return row

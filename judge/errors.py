@@ -36,3 +36,9 @@ class Conflict(DomainError):
 
 class QuotaExceeded(DomainError):
     code = "quota_exceeded"
+
+
+class Unavailable(DomainError):
+    """A dependency (the queue, the database) is down; the request may be retried."""
+
+    code = "unavailable"

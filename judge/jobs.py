@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import timedelta
 from enum import StrEnum
 
-from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from judge import claims
 from judge.catalog import load_version
 from judge.db.models import (
     ProblemVersion,
     Submission,
     SubmissionStatus,
-    TestResultRow,
     VersionStatus,
     utcnow,
 )
@@ -34,68 +32,80 @@ log = logging.getLogger(__name__)
 
 class Outcome(StrEnum):
     DONE = "done"
-    RETRY = "retry"  # an internal error with retries left: queued again
-    SKIPPED = "skipped"  # nothing to do (unknown id or already done)
+    RETRY = "retry"  # the judge failed on this submission, attempts are left: queued again
+    WAIT = "wait"  # the sandbox is unavailable: queued again later, no attempt spent
+    SKIPPED = "skipped"  # nothing to do (unknown id, done, or another worker holds it)
 
 
-def _judge(submission: Submission, make_sandbox: SandboxFactory) -> Report:
-    """The report; an internal_error report when the judge itself cannot do its part."""
-    try:
-        problem = load_version(submission.version)
-        return grade(problem, submission.code, make_sandbox(),
-                     include_hidden=submission.mode == Mode.SUBMIT)
-    except (ProblemError, SandboxUnavailable) as exc:
-        reason = str(exc)
-    except Exception as exc:  # a bug of the judge's: never the learner's, never a silent loop
-        log.exception("judging submission %s failed", submission.id)
-        reason = f"{type(exc).__name__}: {exc}"
+def _failure(submission: Submission, reason: str) -> Report:
     return Report(Verdict.INTERNAL_ERROR, 0.0, submission.problem.slug,
                   submission.version.version, message=f"the judge failed: {safe_text(reason)}")
 
 
-def _store(session: Session, submission: Submission, report: Report) -> None:
-    submission.results.clear()
-    session.flush()
-    for position, test in enumerate(report.tests):
-        submission.results.append(TestResultRow(
-            position=position, name=safe_text(test.name), visibility=test.visibility.value,
-            status=test.status.value, data=test.as_json(),
-        ))
-    submission.verdict = report.verdict.value
-    submission.score = report.score
-    submission.message = safe_text(report.message)
-    submission.status = SubmissionStatus.DONE
-    submission.finished_at = utcnow()
-    session.commit()
+def _grade(submission: Submission, sandbox: Sandbox) -> Report:
+    """The report. SandboxUnavailable propagates; any other failure is an internal_error."""
+    try:
+        problem = load_version(submission.version)
+        return grade(problem, submission.code, sandbox,
+                     include_hidden=submission.mode == Mode.SUBMIT)
+    except SandboxUnavailable:
+        raise
+    except ProblemError as exc:
+        return _failure(submission, str(exc))
+    except Exception as exc:  # a bug of the judge's: never the learner's, never a silent loop
+        log.exception("judging submission %s failed", submission.id)
+        return _failure(submission, f"{type(exc).__name__}: {exc}")
+
+
+def _engine_down(sandbox: Sandbox) -> bool:
+    try:
+        sandbox.check()
+    except SandboxUnavailable:
+        return True
+    return False
 
 
 def judge_submission(session: Session, submission_id: int, make_sandbox: SandboxFactory) -> Outcome:
-    submission = session.get(Submission, submission_id)
-    if submission is None or submission.status == SubmissionStatus.DONE:
-        return Outcome.SKIPPED
-    submission.status = SubmissionStatus.RUNNING
-    submission.started_at = utcnow()
-    submission.attempts += 1
-    session.commit()
+    """Claim, judge and store one submission.
 
-    report = _judge(submission, make_sandbox)
-    retries = get_settings().internal_error_retries
-    if report.verdict is Verdict.INTERNAL_ERROR and submission.attempts <= retries:
-        submission.status = SubmissionStatus.QUEUED
-        submission.enqueued_at = utcnow()
-        submission.message = report.message
-        session.commit()
+    An infrastructure fault (no engine, an engine that went away mid-run) puts the submission
+    back in the queue without spending an attempt. A failure of the judge while everything it
+    depends on answers spends one; after the last it is final as internal_error.
+    """
+    pending = session.get(Submission, submission_id)
+    if pending is None or pending.status == SubmissionStatus.DONE:
+        return Outcome.SKIPPED
+    try:
+        sandbox = make_sandbox()
+    except SandboxUnavailable:
+        return Outcome.WAIT
+    token = claims.claim(session, submission_id)
+    if token is None:
+        return Outcome.SKIPPED
+    submission = session.get(Submission, submission_id, populate_existing=True)
+    assert submission is not None
+    with claims.Heartbeat(submission_id, token) as heartbeat:
+        try:
+            report = _grade(submission, sandbox)
+        except SandboxUnavailable as exc:
+            if _engine_down(sandbox):
+                claims.release(session, submission_id, token, f"waiting for a judge: {exc}", True)
+                return Outcome.WAIT
+            report = _failure(submission, str(exc))
+    if heartbeat.lost:
+        return Outcome.SKIPPED  # another worker took it over; its verdict stands
+    if report.verdict is Verdict.INTERNAL_ERROR and (
+            submission.attempts <= get_settings().internal_error_retries):
+        claims.release(session, submission_id, token, report.message, refund=False)
         return Outcome.RETRY
     try:
-        _store(session, submission, report)
+        stored = claims.finish(session, submission_id, token, report)
     except Exception as exc:  # the report could not be stored: store why, as the judge's fault
         log.exception("storing the verdict of submission %s failed", submission_id)
         session.rollback()
-        failed = Report(Verdict.INTERNAL_ERROR, 0.0, report.problem, report.problem_version,
-                        message=safe_text(f"the judge could not store the verdict: "
-                                          f"{type(exc).__name__}: {str(exc)[:300]}"))
-        _store(session, submission, failed)
-    return Outcome.DONE
+        stored = claims.finish(session, submission_id, token, _failure(
+            submission, f"the verdict could not be stored: {type(exc).__name__}: {str(exc)[:300]}"))
+    return Outcome.DONE if stored else Outcome.SKIPPED
 
 
 def validate_version(session: Session, version_id: int, make_sandbox: SandboxFactory) -> Outcome:
@@ -107,7 +117,7 @@ def validate_version(session: Session, version_id: int, make_sandbox: SandboxFac
     except ProblemError as exc:
         failures = [str(exc)]
     except SandboxUnavailable:
-        return Outcome.RETRY
+        return Outcome.WAIT
     version.status = VersionStatus.INVALID if failures else VersionStatus.VALID
     version.validation = {"failures": failures, "validated_at": utcnow().isoformat()}
     session.commit()
@@ -120,20 +130,14 @@ def recover_stale(session: Session) -> list[int]:
     A submission that has already used every attempt is finished as internal_error instead,
     so that nothing a learner sends can make the judge loop forever.
     """
-    settings = get_settings()
-    cutoff = utcnow() - timedelta(seconds=settings.stale_after_seconds)
-    stale = session.scalars(select(Submission).where(or_(
-        (Submission.status == SubmissionStatus.QUEUED) & (Submission.enqueued_at < cutoff),
-        (Submission.status == SubmissionStatus.RUNNING) & (Submission.started_at < cutoff),
-    ))).all()
     requeued = []
-    for submission in stale:
-        if submission.attempts > settings.internal_error_retries:
-            _store(session, submission, Report(
-                Verdict.INTERNAL_ERROR, 0.0, submission.problem.slug, submission.version.version,
-                message=f"the judge gave up after {submission.attempts} attempts"))
+    for submission in claims.stale(session):
+        if submission.attempts > get_settings().internal_error_retries:
+            claims.finish(session, submission.id, None, _failure(
+                submission, f"gave up after {submission.attempts} attempts"))
             continue
         submission.status = SubmissionStatus.QUEUED
+        submission.lease_token = submission.lease_expires_at = None
         submission.enqueued_at = utcnow()
         requeued.append(submission.id)
     session.commit()

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from judge.bootstrap import first_admin_token, prepare_database
+from judge.celery_app import QUEUES
 from judge.db.models import Role
 from judge.db.session import session_scope
 from judge.settings import get_settings
@@ -36,7 +37,7 @@ def worker_command(concurrency: int) -> list[str]:
     # -B runs the beat that re-queues lost submissions inside the worker; the recovery task is
     # idempotent, so several workers each running a beat do no harm.
     return [sys.executable, "-m", "celery", "-A", "judge.celery_app", "worker", "-B",
-            "--concurrency", str(concurrency), "--loglevel", "INFO"]
+            "-Q", ",".join(QUEUES), "--concurrency", str(concurrency), "--loglevel", "INFO"]
 
 
 @users_app.command("create")

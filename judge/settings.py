@@ -23,6 +23,9 @@ class Settings(BaseSettings):
     # Empty means the embedded default under data_dir: SQLite, and a broker on the file system.
     database_url: str = ""
     broker_url: str = ""
+    db_pool_size: int = 10
+    db_max_overflow: int = 10
+    db_pool_timeout: float = 10.0
 
     host: str = "127.0.0.1"
     port: int = 8000
@@ -30,7 +33,9 @@ class Settings(BaseSettings):
     max_request_bytes: int = 25 * 1024 * 1024  # any request body, problem archives included
     learner_queue_quota: int = 5  # queued or running submissions per learner
     max_wait_seconds: float = 30.0  # cap on ?wait= when polling a submission
-    stale_after_seconds: float = 300.0  # queued/running longer than this is re-queued
+    # A queued submission not claimed for this long is sent again (its message may be lost).
+    requeue_after_seconds: float = 60.0
+    lease_seconds: float = 30.0  # a judging worker renews its claim every third of this
     recovery_interval_seconds: float = 30.0
     internal_error_retries: int = 2
     # Off where the API has no Docker socket (compose): the worker's health check covers Docker.

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from enum import StrEnum
 
 from sqlalchemy import func, select
@@ -44,15 +47,55 @@ def _request_hash(slug: str, code: str, mode: Mode) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
+# SQLite has no row locks, and the embedded default runs one API process: a lock in the process
+# serialises the count-then-insert of every submission there.
+_SQLITE_QUOTA_LOCK = threading.Lock()
+
+
+@contextmanager
+def _one_at_a_time(session: Session, user: User) -> Iterator[None]:
+    """Hold off other submissions of user until this transaction ends, so that the quota count
+    and the insert that follows it are atomic. The transaction ends here either way (commit, or
+    rollback on error) so the lock is never held past the call."""
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    with _SQLITE_QUOTA_LOCK if sqlite else nullcontext():
+        if not sqlite:
+            # The row lock lasts until commit or rollback; under READ COMMITTED the count that
+            # follows sees every submission committed by whoever held it before.
+            session.execute(select(User.id).where(User.id == user.id).with_for_update())
+        try:
+            yield
+        except BaseException:
+            session.rollback()
+            raise
+        if session.in_transaction():  # an idempotent replay wrote nothing: just release
+            session.commit()
+
+
 def create_submission(
     session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None
 ) -> tuple[Submission, bool]:
     """Store a queued submission and commit it; (submission, created). The caller enqueues it
     only when created, after this commit, so a worker never looks for a row that isn't there."""
+    if key is not None and not 1 <= len(key) <= 200:
+        raise InvalidInput("the Idempotency-Key header must have 1 to 200 characters")
+    try:
+        with _one_at_a_time(session, user):
+            return _create_locked(session, user, slug, code, mode, key)
+    except IntegrityError:
+        if key is None:  # only the idempotency key is unique: anything else is not a race
+            raise
+        # The same key arrived twice at once past the lock (another process on SQLite): the
+        # other request won; answer with its row.
+        session.rollback()
+        return create_submission(session, user, slug, code, mode, key)
+
+
+def _create_locked(
+    session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None
+) -> tuple[Submission, bool]:
     digest = _request_hash(slug, code, mode)
     if key is not None:
-        if not 1 <= len(key) <= 200:
-            raise InvalidInput("the Idempotency-Key header must have 1 to 200 characters")
         previous = session.scalar(select(Submission).where(
             Submission.user_id == user.id, Submission.idempotency_key == key))
         if previous is not None:
@@ -76,10 +119,5 @@ def create_submission(
         mode=mode.value, code=code, idempotency_key=key, request_hash=digest,
     )
     session.add(submission)
-    try:
-        session.commit()
-    except IntegrityError:
-        # The same key arrived twice at once: the other request won; answer with its row.
-        session.rollback()
-        return create_submission(session, user, slug, code, mode, key)
+    session.commit()
     return submission, True

@@ -1,21 +1,24 @@
-"""Celery tasks: thin. They take ids, open a session and call judge.jobs."""
+"""Celery tasks: thin. They take ids, open a session and call judge.jobs.
+
+Waiting out faults: when the sandbox is unavailable the task asks again later with a growing
+delay, and a database error is retried the same way; neither spends one of the submission's
+attempts (``judge.jobs``), so an outage delays verdicts and never becomes one.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError
 
 from judge import jobs
-from judge.celery_app import (
-    GRADE_TASK,
-    RECOVER_TASK,
-    VALIDATE_TASK,
-    celery,
-    enqueue_submission,
-    enqueue_validation,
-)
+from judge.celery_app import GRADE_TASK, RECOVER_TASK, VALIDATE_TASK, celery, enqueue_submission
 from judge.db.session import new_session
 from judge.sandboxes import docker_sandbox
 from sandbox.interface import Sandbox
+
+MAX_BACKOFF = 60.0
 
 
 @lru_cache(maxsize=1)
@@ -32,21 +35,34 @@ def worker_sandbox() -> Sandbox:
         raise
 
 
-@celery.task(name=GRADE_TASK, soft_time_limit=900, time_limit=960)
-def grade_submission(submission_id: int) -> str:
-    with new_session() as session:
-        outcome = jobs.judge_submission(session, submission_id, worker_sandbox)
+def backoff(retries: int) -> float:
+    return float(min(MAX_BACKOFF, 2 ** retries))
+
+
+@celery.task(name=GRADE_TASK, bind=True, soft_time_limit=900, time_limit=960, max_retries=None)
+def grade_submission(task: Any, submission_id: int) -> str:
+    try:
+        with new_session() as session:
+            outcome = jobs.judge_submission(session, submission_id, worker_sandbox)
+    except DBAPIError as exc:  # the database went away: the row is still there, ask again later
+        raise task.retry(exc=exc, countdown=backoff(task.request.retries)) from exc
+    queue = task.request.delivery_info.get("routing_key") if task.request.delivery_info else None
+    if outcome is jobs.Outcome.WAIT:
+        raise task.retry(countdown=backoff(task.request.retries), queue=queue)
     if outcome is jobs.Outcome.RETRY:
-        enqueue_submission(submission_id, countdown=2)
+        enqueue_submission(submission_id, countdown=2, queue=queue or "submit")
     return outcome.value
 
 
-@celery.task(name=VALIDATE_TASK, soft_time_limit=1800, time_limit=1900)
-def validate_version(version_id: int) -> str:
-    with new_session() as session:
-        outcome = jobs.validate_version(session, version_id, worker_sandbox)
-    if outcome is jobs.Outcome.RETRY:
-        enqueue_validation(version_id)
+@celery.task(name=VALIDATE_TASK, bind=True, soft_time_limit=1800, time_limit=1900, max_retries=None)
+def validate_version(task: Any, version_id: int) -> str:
+    try:
+        with new_session() as session:
+            outcome = jobs.validate_version(session, version_id, worker_sandbox)
+    except DBAPIError as exc:
+        raise task.retry(exc=exc, countdown=backoff(task.request.retries)) from exc
+    if outcome is jobs.Outcome.WAIT:
+        raise task.retry(countdown=backoff(task.request.retries))
     return outcome.value
 
 

@@ -26,6 +26,7 @@ EXPIRES_LABEL = "metrics-judge.expires"
 # The supervisor's only privileges: becoming a learner uid, and killing learner processes.
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
 STDERR_TAIL = 2_000
+SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers
 # Failures of the engine itself, whatever library layer reports them.
 ENGINE_ERRORS = (DockerException, RequestException, OSError)
 
@@ -151,6 +152,7 @@ class DockerSandbox:
         self.runtime = runtime
         self._client = client
         self.recent: deque[str] = deque(maxlen=64)  # ids of the latest containers, for audits
+        self.swept_at = time.monotonic()
 
     @property
     def client(self) -> docker.DockerClient:
@@ -158,7 +160,14 @@ class DockerSandbox:
             self._client = connect()
         return self._client
 
+    def check(self) -> None:
+        try:
+            self.client.ping()
+        except ENGINE_ERRORS as exc:
+            raise SandboxUnavailable(f"the Docker engine does not answer: {exc}") from exc
+
     def run(self, payload: Payload) -> SandboxRun:
+        self._sweep_now_and_then()
         limits = payload.limits
         started = time.monotonic()
         expires = time.time() + limits.time_per_submission + 60
@@ -187,6 +196,14 @@ class DockerSandbox:
             raise SandboxUnavailable(f"the sandbox container failed: {exc}") from exc
         finally:
             remove_container(self.client, container.id)
+
+
+    def _sweep_now_and_then(self) -> None:
+        """Every worker removes expired leftovers (of a worker that died) once a minute."""
+        if time.monotonic() - self.swept_at >= SWEEP_EVERY:
+            self.swept_at = time.monotonic()
+            with contextlib.suppress(*ENGINE_ERRORS):
+                sweep_leftovers(self.client)
 
 
 def _why_it_ended(container: Any, exc: StreamEnded, stream: AttachStream) -> str:

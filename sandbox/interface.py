@@ -65,4 +65,10 @@ class SandboxUnavailable(RuntimeError):
 
 
 class Sandbox(Protocol):
-    def run(self, payload: Payload) -> SandboxRun: ...
+    def run(self, payload: Payload) -> SandboxRun:
+        """Run the payload; SandboxUnavailable when the sandbox could not run or finish it."""
+        ...
+
+    def check(self) -> None:
+        """SandboxUnavailable when the sandbox cannot run anything right now (engine down)."""
+        ...

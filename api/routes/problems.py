@@ -6,8 +6,8 @@ import tomllib
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from markdown_it import MarkdownIt
-from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -16,14 +16,14 @@ from api.schemas import (
     ProblemCreate,
     ProblemDetail,
     ProblemSummary,
-    ProblemUpdate,
     PublishRequest,
     Rejudged,
     Stats,
     VersionOut,
 )
+from api.uploads import Upload, received, uploaded_files
 from judge.access import owns_problem
-from judge.catalog import add_version, files_from_archive, load_version
+from judge.catalog import add_version, claim_slug, load_version
 from judge.celery_app import enqueue_submission, enqueue_validation
 from judge.db.models import (
     ProblemRow,
@@ -37,6 +37,7 @@ from judge.db.models import (
 from judge.errors import Conflict, Forbidden, InvalidInput, NotFound
 from judge.problems import Problem, ProblemError, TestCase
 from judge.results import Verdict, json_safe
+from judge.settings import get_settings
 from judge.stats import acceptance
 from judge.submissions import Mode
 
@@ -145,34 +146,6 @@ def _detail(session: Session, row: ProblemRow, user: User) -> ProblemDetail:
     )
 
 
-async def _uploaded_files(request: Request) -> tuple[str | None, dict[str, str]]:
-    """(slug, files) from a JSON body or a multipart upload of a .zip / .tar.gz folder."""
-    content_type = request.headers.get("content-type", "")
-    if content_type.startswith("multipart/form-data"):
-        form = await request.form()
-        archive = form.get("archive")
-        if archive is None or isinstance(archive, str):
-            raise InvalidInput("archive: upload the problem folder as a file field named 'archive'")
-        data = await archive.read()
-        try:
-            files = files_from_archive(data, archive.filename or "")
-        except ProblemError as exc:
-            raise InvalidInput(f"archive: {exc}") from exc
-        slug = form.get("slug")
-        return (slug if isinstance(slug, str) else None), files
-    try:
-        body = await request.json()
-    except ValueError as exc:
-        raise InvalidInput("send the problem as JSON {slug, files} or as a multipart archive") from exc
-    try:
-        update = ProblemUpdate.model_validate(body)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise InvalidInput(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from exc
-    slug = body.get("slug") if isinstance(body, dict) else None
-    return (slug if isinstance(slug, str) else None), update.files
-
-
 def _slug_of(files: dict[str, str]) -> str | None:
     try:
         slug = tomllib.loads(files.get("problem.toml", "")).get("slug")
@@ -207,27 +180,36 @@ def read_problem(slug: str, session: SessionDep, user: CurrentUser) -> ProblemDe
     return _detail(session, _readable(session, user, slug), user)
 
 
-@router.post("", status_code=201, response_model=VersionOut, openapi_extra=UPLOAD_DOC)
-async def create_problem(request: Request, session: SessionDep, user: Instructor) -> VersionOut:
-    """Author a new problem (JSON or archive); stored as a draft version and validated."""
-    slug, files = await _uploaded_files(request)
+def _create(session: Session, user: User, upload: Upload) -> VersionOut:
+    slug, files = uploaded_files(upload)
     slug = slug or _slug_of(files)
     if not slug:
         raise InvalidInput("slug: give a slug, or a problem.toml that names one")
-    if session.scalar(select(ProblemRow).where(ProblemRow.slug == slug)) is not None:
-        raise Conflict(f"problem {slug!r} already exists; PUT /api/v1/problems/{slug} adds a version")
-    row = ProblemRow(slug=slug, owner_id=user.id)
-    session.add(row)
-    session.flush()
+    row = claim_slug(session, slug, user.id, get_settings().problems_dir)
     return _version_out(row, _store(session, row, files))
+
+
+def _update(session: Session, row: ProblemRow, upload: Upload) -> VersionOut:
+    _, files = uploaded_files(upload)
+    return _version_out(row, _store(session, row, files))
+
+
+# The two upload routes are async only to await the body; reading the archive, loading the
+# problem and the database work are blocking, so they go to the thread pool and a slow or
+# hostile upload cannot stall other requests.
+@router.post("", status_code=201, response_model=VersionOut, openapi_extra=UPLOAD_DOC)
+async def create_problem(request: Request, session: SessionDep, user: Instructor) -> VersionOut:
+    """Author a new problem (JSON or archive); stored as a draft version and validated."""
+    async with received(request) as upload:
+        return await run_in_threadpool(_create, session, user, upload)
 
 
 @router.put("/{slug}", response_model=VersionOut, openapi_extra=UPLOAD_DOC)
 async def update_problem(slug: str, request: Request, session: SessionDep, user: Instructor) -> VersionOut:
     """Add a new draft version of a problem you own; it is validated in the sandbox."""
-    row = _owned(session, user, slug)
-    _, files = await _uploaded_files(request)
-    return _version_out(row, _store(session, row, files))
+    row = await run_in_threadpool(_owned, session, user, slug)  # refuse before reading the body
+    async with received(request) as upload:
+        return await run_in_threadpool(_update, session, row, upload)
 
 
 @router.get("/{slug}/versions", response_model=list[VersionOut])

@@ -3,26 +3,29 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from api.deps import CurrentUser, SessionDep
 from api.schemas import Page, SubmissionCreate, SubmissionOut, SubmissionSummary
 from judge.access import can_see_submission, owns_problem
 from judge.catalog import load_version
-from judge.celery_app import enqueue_submission
+from judge.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
 from judge.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
 from judge.db.session import new_session
-from judge.errors import NotFound
+from judge.errors import NotFound, Unavailable
 from judge.results import HiddenPolicy, learner_view
 from judge.settings import get_settings
 from judge.submissions import Mode, create_submission
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
+log = logging.getLogger(__name__)
 
 
 def summary(submission: Submission) -> SubmissionSummary:
@@ -55,7 +58,9 @@ def _visible(session: Session, user: User, submission_id: int) -> Submission:
     return submission
 
 
-@router.post("", status_code=202, response_model=SubmissionOut)
+@router.post("", status_code=202, response_model=SubmissionOut,
+             responses={503: {"description": "saved, but the queue is unreachable: it will be "
+                                             "judged when the queue is back"}})
 def submit(
     body: SubmissionCreate,
     session: SessionDep,
@@ -68,9 +73,27 @@ def submit(
         session, user, body.problem, body.code, body.mode, idempotency_key
     )
     if created:
-        enqueue_submission(submission.id)
+        queue = RUN_QUEUE if body.mode is Mode.RUN else SUBMIT_QUEUE
+        try:
+            enqueue_submission(submission.id, queue=queue)
+        except Exception as exc:  # the broker is down: the row is saved and recovery sends it
+            log.warning("submission %s saved but not queued: %s", submission.id, exc)
+            raise Unavailable(
+                f"submission {submission.id} is saved but the queue is unreachable; it will be "
+                "judged when the queue is back (poll it, or retry with the same Idempotency-Key)",
+                retry_after=5) from exc
     response.headers["Location"] = f"/api/v1/submissions/{submission.id}"
     return detail(submission, user)
+
+
+def _status(user: User, submission_id: int) -> str:
+    with new_session() as session:
+        return _visible(session, user, submission_id).status
+
+
+def _detail(user: User, submission_id: int) -> SubmissionOut:
+    with new_session() as session:
+        return detail(_visible(session, user, submission_id), user)
 
 
 @router.get("/{submission_id}", response_model=SubmissionOut)
@@ -79,14 +102,19 @@ async def read(
     user: CurrentUser,
     wait: Annotated[float, Query(ge=0, description="hold up to this many seconds for the verdict")] = 0,
 ) -> SubmissionOut:
-    """A submission with its verdict and per-test results; ?wait=S holds until it is done."""
+    """A submission with its verdict and per-test results; ?wait=S holds until it is done.
+
+    While it waits it holds no database connection and never blocks the event loop: each look
+    is a short query in the thread pool, with a pause between looks.
+    """
     deadline = time.monotonic() + min(wait, get_settings().max_wait_seconds)
-    while True:
-        with new_session() as session:
-            submission = _visible(session, user, submission_id)
-            if submission.status == SubmissionStatus.DONE or time.monotonic() >= deadline:
-                return detail(submission, user)
-        await asyncio.sleep(0.2)
+    pause = 0.05
+    while time.monotonic() < deadline:
+        if await run_in_threadpool(_status, user, submission_id) == SubmissionStatus.DONE:
+            break
+        await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, 0.5)
+    return await run_in_threadpool(_detail, user, submission_id)
 
 
 @router.get("", response_model=Page)

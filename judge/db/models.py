@@ -106,6 +106,9 @@ class Submission(Base):
     enqueued_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # The claim of the one worker judging it: renewed while it judges, taken over only once expired.
+    lease_token: Mapped[str | None] = mapped_column(String(32))
+    lease_expires_at: Mapped[datetime | None]
     user: Mapped[User] = relationship()
     problem: Mapped[ProblemRow] = relationship()
     version: Mapped[ProblemVersion] = relationship()
@@ -126,3 +129,11 @@ class TestResultRow(Base):
     visibility: Mapped[str] = mapped_column(String(10))
     status: Mapped[str] = mapped_column(String(30))
     data: Mapped[dict[str, Any]]
+
+
+class WorkerHeartbeat(Base):
+    """When each worker last said it was alive: readiness needs one that spoke recently."""
+
+    __tablename__ = "worker_heartbeats"
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(default=utcnow)

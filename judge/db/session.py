@@ -27,7 +27,12 @@ def get_engine(url: str | None = None) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    settings = get_settings()
+    # Requests hold a connection only for their own queries (never while waiting), so a small
+    # pool serves many clients; one that stays exhausted answers 503 after pool_timeout.
+    return create_engine(url, pool_pre_ping=True, pool_size=settings.db_pool_size,
+                         max_overflow=settings.db_max_overflow,
+                         pool_timeout=settings.db_pool_timeout)
 
 
 @lru_cache

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from judge.db.models import Role
 from judge.db.session import session_scope
+from judge.service_cli import worker_command
 from judge.settings import get_settings
 from judge.users import create_user
 from sandbox.docker_runner import DockerSandbox
@@ -27,11 +28,8 @@ def worker(docker_sandbox: DockerSandbox) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker (with its recovery beat) on the test database and broker."""
     log = Path(get_settings().data_dir) / "worker.log"
     with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "judge.celery_app", "worker", "-B",
-             "--concurrency", "2", "--loglevel", "INFO"],
-            stdout=sink, stderr=subprocess.STDOUT, env=os.environ.copy(),
-        )
+        process = subprocess.Popen(worker_command(2), stdout=sink, stderr=subprocess.STDOUT,
+                                   env=os.environ.copy())
     deadline = time.monotonic() + 60
     while b"ready." not in log.read_bytes():
         assert process.poll() is None, log.read_text()

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
 from judge import jobs
 from judge.db.models import Submission, SubmissionStatus
 from judge.db.session import new_session
 from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
-from sandbox.interface import Sandbox, SandboxUnavailable
+from sandbox.interface import Sandbox, SandboxRun, SandboxUnavailable
 from tests.api.conftest import Tokens
+from tests.utils.fake_sandbox import FakeSandbox
 from tests.utils.service import store_submission
 
 
@@ -24,17 +26,63 @@ def broken() -> Sandbox:
     raise SandboxUnavailable("the engine went away")
 
 
+class FailingRun(FakeSandbox):
+    """The engine answers, but running this submission fails: the judge's own failure."""
+
+    def __init__(self, engine_up: bool = True) -> None:
+        super().__init__(lambda payload: [])
+        self.engine_up = engine_up
+
+    def check(self) -> None:
+        if not self.engine_up:
+            raise SandboxUnavailable("the engine went away")
+
+    def run(self, payload: object) -> SandboxRun:  # type: ignore[override]
+        raise SandboxUnavailable("the container vanished")
+
+
+def _row(session: Session, submission_id: int) -> Submission:
+    row = session.get(Submission, submission_id, populate_existing=True)
+    assert row is not None
+    return row
+
+
+def test_an_engine_outage_spends_no_attempt(client: TestClient) -> None:
+    submission_id = _queued_submission()
+    with new_session() as session:
+        for _ in range(5):
+            assert jobs.judge_submission(session, submission_id, broken) is jobs.Outcome.WAIT
+        down = FailingRun(engine_up=False)
+        assert jobs.judge_submission(session, submission_id, lambda: down) is jobs.Outcome.WAIT
+        row = _row(session, submission_id)
+        assert row.status == SubmissionStatus.QUEUED and row.attempts == 0
+        assert "waiting for a judge" in (row.message or "")
+
+
 def test_internal_errors_are_retried_then_final(client: TestClient, tokens: Tokens) -> None:
     submission_id = _queued_submission()
     retries = get_settings().internal_error_retries
     with new_session() as session:
         for _ in range(retries):
-            assert jobs.judge_submission(session, submission_id, broken) is jobs.Outcome.RETRY
-            assert session.get(Submission, submission_id).status == SubmissionStatus.QUEUED  # type: ignore[union-attr]
-        assert jobs.judge_submission(session, submission_id, broken) is jobs.Outcome.DONE
-        final = session.get(Submission, submission_id)
-        assert final is not None and final.verdict == "internal_error"
-        assert final.attempts == retries + 1 and "the engine went away" in (final.message or "")
+            assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.Outcome.RETRY
+            assert _row(session, submission_id).status == SubmissionStatus.QUEUED
+        assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.Outcome.DONE
+        final = _row(session, submission_id)
+        assert final.verdict == "internal_error"
+        assert final.attempts == retries + 1 and "the container vanished" in (final.message or "")
+
+
+def test_one_claim_at_a_time(client: TestClient) -> None:
+    from judge import claims
+
+    submission_id = _queued_submission()
+    with new_session() as session:
+        token = claims.claim(session, submission_id)
+        assert token is not None
+        assert claims.claim(session, submission_id) is None  # the lease is alive
+        assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.Outcome.SKIPPED
+        assert claims.renew(submission_id, token)
+        assert claims.renew(submission_id, "someone-else") is False
 
 
 def test_judging_twice_is_harmless(client: TestClient, docker_sandbox: DockerSandbox) -> None:

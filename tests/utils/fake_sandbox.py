@@ -28,6 +28,9 @@ class FakeSandbox:
         self.loaded = loaded or CallResult(Outcome.RETURNED)
         self.payloads: list[Payload] = []
 
+    def check(self) -> None:
+        """A fake is always available."""
+
     def run(self, payload: Payload) -> SandboxRun:
         self.payloads.append(payload)
         results = self.responder(payload) if self.loaded.outcome is Outcome.RETURNED else []

@@ -62,7 +62,7 @@ def configure() -> dict[str, str]:
         chosen["JUDGE_BROKER_URL"] = REDIS_URL
     elif in_ci:
         raise RuntimeError("CI needs Redis on 127.0.0.1:6379")
-    chosen["JUDGE_STALE_AFTER_SECONDS"] = "60"
+    chosen["JUDGE_REQUEUE_AFTER_SECONDS"] = "60"
     chosen["JUDGE_RECOVERY_INTERVAL_SECONDS"] = "1"
     os.environ.update(chosen)
     return chosen

@@ -1,0 +1,134 @@
+"""Who judges a submission: a claim with a lease that the judging worker renews.
+
+Exactly one worker judges a submission at a time. A worker claims it with a conditional UPDATE
+(queued, or running under an expired lease), renews the lease from a heartbeat thread while it
+judges, and writes the verdict only while the claim is still its own, so a verdict is written
+once. Recovery takes over only an expired lease, never a long run that is still alive.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from datetime import datetime, timedelta
+from types import TracebackType
+
+from sqlalchemy import ColumnElement, and_, insert, or_, select, update
+from sqlalchemy.orm import Session
+
+from judge.db.models import Submission, SubmissionStatus, TestResultRow, utcnow
+from judge.db.session import new_session
+from judge.results import Report, safe_text
+from judge.settings import get_settings
+
+
+def _expired(now: datetime) -> ColumnElement[bool]:
+    return or_(Submission.lease_expires_at.is_(None), Submission.lease_expires_at < now)
+
+
+def claim(session: Session, submission_id: int) -> str | None:
+    """Take the submission for judging; the lease token, or None when another worker holds it
+    or it is done. Counts one attempt."""
+    token = uuid.uuid4().hex
+    now = utcnow()
+    claimable = or_(Submission.status == SubmissionStatus.QUEUED,
+                    and_(Submission.status == SubmissionStatus.RUNNING, _expired(now)))
+    result = session.execute(
+        update(Submission).where(Submission.id == submission_id, claimable).values(
+            status=SubmissionStatus.RUNNING, lease_token=token, started_at=now,
+            lease_expires_at=now + timedelta(seconds=get_settings().lease_seconds),
+            attempts=Submission.attempts + 1,
+        ).execution_options(synchronize_session=False))
+    session.commit()
+    return token if result.rowcount == 1 else None  # type: ignore[attr-defined]
+
+
+def _holding(submission_id: int, token: str) -> ColumnElement[bool]:
+    return and_(Submission.id == submission_id, Submission.lease_token == token,
+                Submission.status == SubmissionStatus.RUNNING)
+
+
+def renew(submission_id: int, token: str) -> bool:
+    """Extend the lease; False when the claim was lost (taken over, or finished elsewhere)."""
+    with new_session() as session:
+        result = session.execute(update(Submission).where(_holding(submission_id, token)).values(
+            lease_expires_at=utcnow() + timedelta(seconds=get_settings().lease_seconds)))
+        session.commit()
+        return result.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+
+
+class Heartbeat:
+    """Renews a claim every third of the lease while the block runs."""
+
+    def __init__(self, submission_id: int, token: str) -> None:
+        self.submission_id, self.token = submission_id, token
+        self.stopped = threading.Event()
+        self.lost = False
+        self.thread = threading.Thread(target=self._run, daemon=True, name=f"lease-{submission_id}")
+
+    def _run(self) -> None:
+        while not self.stopped.wait(get_settings().lease_seconds / 3):
+            try:
+                if not renew(self.submission_id, self.token):
+                    self.lost = True
+                    return
+            except Exception:  # the database hiccuped: try again at the next beat
+                continue
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+
+def release(session: Session, submission_id: int, token: str, message: str,
+            refund: bool) -> bool:
+    """Put a claimed submission back in the queue; refund gives the attempt back (the judge's
+    infrastructure failed, not the judging of this submission)."""
+    values: dict[str, object] = {
+        "status": SubmissionStatus.QUEUED, "lease_token": None, "lease_expires_at": None,
+        "enqueued_at": utcnow(), "message": safe_text(message)}
+    if refund:
+        values["attempts"] = Submission.attempts - 1
+    result = session.execute(update(Submission).where(_holding(submission_id, token)).values(values))
+    session.commit()
+    return result.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+
+
+def finish(session: Session, submission_id: int, token: str | None, report: Report) -> bool:
+    """Write the verdict and the per-test rows in one transaction, only while the claim is ours
+    (token None: unconditionally, for recovery giving up). False when the claim was lost."""
+    where = _holding(submission_id, token) if token else (Submission.id == submission_id)
+    result = session.execute(update(Submission).where(where).values(
+        status=SubmissionStatus.DONE, verdict=report.verdict.value, score=report.score,
+        message=safe_text(report.message), finished_at=utcnow(), lease_token=None,
+        lease_expires_at=None).execution_options(synchronize_session=False))
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        return False
+    session.query(TestResultRow).filter(TestResultRow.submission_id == submission_id).delete()
+    if report.tests:
+        session.execute(insert(TestResultRow), [  # one statement for every row
+            {"submission_id": submission_id, "position": position, "name": safe_text(test.name),
+             "visibility": test.visibility.value, "status": test.status.value,
+             "data": test.as_json()}
+            for position, test in enumerate(report.tests)])
+    session.commit()
+    session.expire_all()
+    return True
+
+
+def stale(session: Session) -> list[Submission]:
+    """Queued for longer than the re-queue delay (its message may be lost), or running under an
+    expired lease (its worker died)."""
+    settings = get_settings()
+    now = utcnow()
+    queued_before = now - timedelta(seconds=settings.requeue_after_seconds)
+    return list(session.scalars(select(Submission).where(or_(
+        and_(Submission.status == SubmissionStatus.QUEUED, Submission.enqueued_at < queued_before),
+        and_(Submission.status == SubmissionStatus.RUNNING, _expired(now)),
+    ))))

@@ -1,0 +1,192 @@
+"""The attack suite (tests/sandbox/attacks/): reading the attack files and checking one run.
+
+Each attack is a learner's program with a header of comment lines::
+
+    # problem: bleu_1gram
+    # verdict: wrong_answer
+    # attack: what the program tries, in one sentence
+    # max-seconds: 6        (optional: the whole grading must end within this many seconds)
+
+``check_attack`` grades it against a real sandbox and asserts what must hold whatever the attack
+does: the declared verdict, no hidden test's name or distinctive value in what a learner sees,
+text fit for storage, the time bound, and no container left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.grading import grade
+from judge.problems import Problem, find_problem
+from judge.results import CATEGORY_MESSAGES, Report, Verdict
+from judge.settings import ROOT
+from sandbox.docker_runner import LABEL, DockerSandbox
+from sandbox.interface import SandboxUnavailable
+
+ATTACKS_DIR = Path(__file__).resolve().parent.parent / "sandbox" / "attacks"
+PROBLEM_ROOTS = (Path(__file__).resolve().parent.parent / "fixtures" / "problems", ROOT / "problems")
+HEADER_LINE = re.compile(r"^#\s*([a-z-]+):\s*(.*?)\s*$")
+REQUIRED_KEYS = {"problem", "verdict", "attack"}
+KNOWN_KEYS = REQUIRED_KEYS | {"max-seconds"}
+DISTINCTIVE = 6  # hidden strings longer than this are searched for in the learner's view
+
+
+@dataclass(frozen=True)
+class Attack:
+    name: str
+    problem: str
+    verdict: Verdict
+    description: str
+    max_seconds: float | None
+    code: str
+
+
+def parse_attack(path: Path) -> Attack:
+    """An attack file's header and code; ValueError naming the file when the header is wrong."""
+    code = path.read_text(encoding="utf-8")
+    header: dict[str, str] = {}
+    for line in code.splitlines():
+        if not line.startswith("#"):
+            break
+        match = HEADER_LINE.match(line)
+        if match and match[1] in KNOWN_KEYS:
+            header[match[1]] = match[2]
+    missing = REQUIRED_KEYS - set(header)
+    if missing:
+        raise ValueError(f"{path.name}: the header lacks {sorted(missing)}")
+    try:
+        verdict = Verdict(header["verdict"])
+    except ValueError as exc:
+        raise ValueError(f"{path.name}: unknown verdict {header['verdict']!r}") from exc
+    seconds = float(header["max-seconds"]) if "max-seconds" in header else None
+    return Attack(path.stem, header["problem"], verdict, header["attack"], seconds, code)
+
+
+def load_attacks() -> list[Attack]:
+    return [parse_attack(path) for path in sorted(ATTACKS_DIR.glob("*.py"))]
+
+
+@cache
+def attack_problem(slug: str) -> Problem:
+    """The fixture problems first (secret_lookup), then the shipped ones."""
+    for root in PROBLEM_ROOTS:
+        if (root / slug / "problem.toml").is_file():
+            return find_problem(root, slug)
+    raise ValueError(f"no problem {slug!r} under {[str(r) for r in PROBLEM_ROOTS]}")
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _strings(k) + _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+@cache
+def _public_corpus(slug: str) -> str:
+    """Every string a learner may legitimately see of the problem, one per line: public tests in
+    full, the judge's category texts and the problem's names."""
+    problem = attack_problem(slug)
+    parts: list[Any] = [problem.slug, problem.title, problem.function, list(CATEGORY_MESSAGES.values())]
+    for test in problem.public_tests:
+        parts += [test.name, test.args, test.kwargs, test.expected, test.raises or "", test.explanation or ""]
+    return "\n".join(_strings(parts))
+
+
+def hidden_markers(problem: Problem, code: str) -> tuple[set[str], set[str]]:
+    """(short hidden names, searched as JSON strings; distinctive hidden strings, searched as
+    substrings). Anything that also occurs in the public tests or the learner's own code is left
+    out: the learner may show it without having learned it."""
+    corpus = _public_corpus(problem.slug) + "\n" + code
+    names: set[str] = set()
+    strings: set[str] = set()
+    for test in problem.hidden_tests:
+        if len(test.name) > DISTINCTIVE:
+            strings.add(test.name)
+        elif json.dumps(test.name) not in corpus:
+            names.add(test.name)
+        values = _strings(test.args) + _strings(test.kwargs)
+        if test.raises is None:
+            values += _strings(test.expected)
+        strings.update(s for s in values if len(s) > DISTINCTIVE)
+    return names, {s for s in strings if s not in corpus}
+
+
+def leaks(problem: Problem, code: str, view: dict[str, Any]) -> list[str]:
+    """Hidden names and strings found in a learner's view of a report."""
+    short_names, strings = hidden_markers(problem, code)
+    ascii_text = json.dumps(view)
+    unicode_text = json.dumps(view, ensure_ascii=False)
+    found = sorted(s for s in strings if s in unicode_text or json.dumps(s)[1:-1] in ascii_text)
+    found += sorted(n for n in short_names if json.dumps(n) in ascii_text)
+    return found
+
+
+def unsafe_text(value: Any, path: str = "$") -> list[str]:
+    """Places in a JSON tree whose text no database would store: NUL or lone surrogates."""
+    if isinstance(value, str):
+        if "\x00" in value or re.search("[\ud800-\udfff]", value):
+            return [path]
+        return []
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in unsafe_text(k, f"{path}[key]") + unsafe_text(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in unsafe_text(v, f"{path}[{i}]")]
+    return []
+
+
+def describe(report: Report) -> str:
+    lines = [f"verdict {report.verdict.value}, score {report.score:.3f}, message {report.message[:200]!r}"]
+    for test in report.tests[:12]:
+        lines.append(f"  {test.visibility.value} {test.name}: {test.status.value} in {test.seconds}s; "
+                     f"{(test.explanation or '')[:200]!r}")
+    if len(report.tests) > 12:
+        counts: dict[str, int] = {}
+        for test in report.tests[12:]:
+            counts[test.status.value] = counts.get(test.status.value, 0) + 1
+        lines.append(f"  ... and {counts}")
+    return "\n".join(lines)
+
+
+def check_attack(attack: Attack, sandbox: DockerSandbox, time_factor: float = 1.0) -> Report:
+    """Grade the attack for real and assert everything a hostile submission must not change."""
+    problem = attack_problem(attack.problem)
+    sandbox.recent.clear()
+    started = time.monotonic()
+    try:
+        report = grade(problem, attack.code, sandbox)
+    except SandboxUnavailable as exc:
+        failure: SandboxUnavailable | None = exc
+    else:
+        failure = None
+    elapsed = time.monotonic() - started
+    remaining = {c["Id"] for c in sandbox.client.api.containers(all=True, filters={"label": LABEL})}
+    assert not remaining & set(sandbox.recent), f"{attack.name}: a sandbox container was left behind"
+    if failure is not None:
+        pytest.fail(f"{attack.name}: learner code made the judge fail (SandboxUnavailable, an internal "
+                    f"error) after {elapsed:.1f} s instead of giving {attack.verdict.value}: {failure}")
+    assert report.verdict is attack.verdict, (
+        f"{attack.name} ({attack.description}): expected {attack.verdict.value}, got\n" + describe(report))
+    view = report.as_json()
+    leaked = leaks(problem, attack.code, view)
+    assert not leaked, (f"{attack.name}: the learner's view shows hidden data {leaked[:5]}: "
+                        + json.dumps(view.get("hidden"))[:500])
+    for full in (False, True):
+        unsafe = unsafe_text(report.as_json(full=full))
+        assert not unsafe, f"{attack.name}: text no database stores (NUL, lone surrogates) at {unsafe[:5]}"
+    if attack.max_seconds is not None:
+        bound = attack.max_seconds * time_factor
+        assert elapsed <= bound, (
+            f"{attack.name}: grading took {elapsed:.1f} s, more than {bound:.1f} s\n" + describe(report))
+    return report
