@@ -59,6 +59,16 @@ def build_payload(problem: Problem, code: str, tests: tuple[TestCase, ...]) -> P
     return Payload(code, problem.function, inputs, sandbox_limits(problem, len(tests)))
 
 
+# A category is seen for hidden tests too, so it may name only types the judge knows: a learner
+# chooses its own classes' names and could spell a hidden input into one.
+KNOWN_TYPES = frozenset({"bool", "int", "float", "str", "list", "tuple", "dict", "None"})
+
+
+def known_type(value: object) -> str:
+    name = type_name(value)
+    return name if name in KNOWN_TYPES else "an object of another type"
+
+
 Judgement = tuple[TestStatus, str | None, str | None]  # status, explanation, category
 
 
@@ -87,7 +97,7 @@ def judge_call(problem: Problem, test: TestCase, call: CallResult) -> Judgement:
             category = None
             if mismatch.kind == "type" and not mismatch.path:
                 category = (f"wrong type: expected {type_name(mismatch.expected)}, "
-                            f"got {type_name(mismatch.actual)}")
+                            f"got {known_type(mismatch.actual)}")
             return TestStatus.WRONG_ANSWER, explain(mismatch), category
         if problem.rules.immutable_arguments:
             changed = _changed_argument(problem, test, call)

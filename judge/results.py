@@ -19,7 +19,7 @@ class TestStatus(StrEnum):
     TIME_LIMIT_EXCEEDED = "time_limit_exceeded"
     MEMORY_LIMIT_EXCEEDED = "memory_limit_exceeded"
     OUTPUT_LIMIT_EXCEEDED = "output_limit_exceeded"
-    NOT_RUN = "not_run"  # an earlier test ran out of time, so this one was never sent
+    NOT_RUN = "not_run"  # the run stopped at an earlier test (a time-out), so it was never sent
 
 
 class Verdict(StrEnum):
@@ -54,7 +54,7 @@ CATEGORY_MESSAGES: dict[TestStatus, str] = {
     TestStatus.TIME_LIMIT_EXCEEDED: "the call took longer than the time limit",
     TestStatus.MEMORY_LIMIT_EXCEEDED: "the call used more memory than the limit",
     TestStatus.OUTPUT_LIMIT_EXCEEDED: "the call printed more than the output limit",
-    TestStatus.NOT_RUN: "not run: an earlier test ran out of time",
+    TestStatus.NOT_RUN: "not run: the run stopped at an earlier test",
 }
 
 _UNSAFE = re.compile("[\x00\ud800-\udfff]")

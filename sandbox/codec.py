@@ -15,6 +15,7 @@ from typing import Any
 
 MAX_DEPTH = 64
 REPR_CAP = 200
+TYPE_NAME_CAP = 100
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ def _type_name(value: object) -> str:
     kind = type(value)
     module = getattr(kind, "__module__", "") or ""
     name = getattr(kind, "__qualname__", kind.__name__)
-    return name if module == "builtins" else f"{module}.{name}"
+    return (name if module == "builtins" else f"{module}.{name}")[:TYPE_NAME_CAP]
 
 
 def _capped_repr(value: object) -> str:
@@ -120,6 +121,7 @@ def decode(tree: object, depth: int = 0) -> Any:
                 raise CodecError(f"unhashable dict key of type {type(key).__name__}") from exc
         return result
     if tag == "other" and isinstance(tree["type"], str) and isinstance(tree["repr"], str):
-        return Opaque(tree["type"], tree["repr"])
+        # Capped here too: the sender may be a learner writing its own trees.
+        return Opaque(tree["type"][:TYPE_NAME_CAP], tree["repr"][:REPR_CAP])
     raise CodecError(f"unknown tag {tag!r} or a value of the wrong JSON type")
 

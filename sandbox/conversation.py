@@ -38,7 +38,11 @@ class Channel(Protocol):
 
     def next_line(self, deadline: float) -> bytes | None:
         """The next line of the supervisor's stdout; None once ``deadline`` (monotonic) passes;
-        StreamEnded when the stream is over."""
+        StreamEnded when the stream is over; ProtocolError for a line past the cap."""
+        ...
+
+    def killed_for_memory(self) -> bool:
+        """After StreamEnded: whether the container was killed for using too much memory."""
         ...
 
 
@@ -93,7 +97,18 @@ def decide(step: Step, seconds: float, payload: Payload, test: TestInput | None)
 def _await(channel: Channel, payload: Payload, kind: Kind, seq: int | None,
            test: TestInput | None, sent: float, deadline: float) -> tuple[CallResult, bool]:
     """(the step's result, whether the run must stop here)."""
-    line = channel.next_line(deadline)
+    try:
+        line = channel.next_line(deadline)
+    except ProtocolError as exc:
+        return CallResult(Outcome.CRASHED, seconds=round(time.monotonic() - sent, 4),
+                          detail=f"the result could not be accepted: {exc}"), True
+    except StreamEnded:
+        # Under gVisor the whole sandbox is what runs out of memory; anything else that ends the
+        # stream early is the judge's failure, not the learner's.
+        if not channel.killed_for_memory():
+            raise
+        return CallResult(Outcome.MEMORY, seconds=round(time.monotonic() - sent, 4), detail=(
+            f"the sandbox ran out of memory ({payload.limits.memory_mb} MB)")), True
     seconds = round(time.monotonic() - sent, 4)
     if line is None:
         return CallResult(Outcome.TIMEOUT, seconds=seconds, detail=(

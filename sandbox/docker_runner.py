@@ -20,12 +20,14 @@ from requests.exceptions import RequestException
 
 from sandbox.conversation import StreamEnded, converse
 from sandbox.interface import Limits, Payload, SandboxRun, SandboxUnavailable
+from sandbox.protocol import LINE_CAP, ProtocolError
 
 LABEL = "metrics-judge.sandbox"
 EXPIRES_LABEL = "metrics-judge.expires"
 # The supervisor's only privileges: becoming a learner uid, and killing learner processes.
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
 STDERR_TAIL = 2_000
+GVISOR_TASKS = 512
 SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers
 # Failures of the engine itself, whatever library layer reports them.
 ENGINE_ERRORS = (DockerException, RequestException, OSError)
@@ -59,7 +61,12 @@ def container_options(limits: Limits, expires: float, runtime: str = "runc") -> 
         "cap_drop": ["ALL"],
         "cap_add": SUPERVISOR_CAPS,
         "security_opt": ["no-new-privileges"],
-        "pids_limit": limits.pids,
+        # gVisor's ptrace platform runs its own tasks in the container's pids cgroup.
+        "pids_limit": limits.pids + (GVISOR_TASKS if runtime == "runsc" else 0),
+        # No System V IPC and no POSIX message queues: nothing a test could leave for the next
+        # one outside the folders that are wiped (gVisor ignores these; see README).
+        "sysctls": {"kernel.msgmni": "0", "kernel.shmmni": "0", "kernel.sem": "0 0 0 0",
+                    "fs.mqueue.queues_max": "0"},
         "mem_limit": memory,
         "memswap_limit": memory,  # equal to mem_limit: no swap at all
         "nano_cpus": int(limits.cpus * 1e9),
@@ -80,14 +87,13 @@ def container_options(limits: Limits, expires: float, runtime: str = "runc") -> 
 class AttachStream:
     """The container's attach socket: frames in, stdout lines out, in linear time.
 
-    Everything the container sends (stdout and stderr) counts against one byte cap; stderr is
-    kept only as a short tail for diagnostics.
+    A line longer than the protocol allows is refused as it grows, so the host holds at most one
+    record at a time; stderr is kept only as a short tail for diagnostics.
     """
 
-    def __init__(self, sock: socket.socket, cap: int) -> None:
+    def __init__(self, sock: socket.socket, container: Any) -> None:
         self.sock = sock
-        self.cap = cap
-        self.received = 0
+        self.container = container
         self.frames = bytearray()
         self.stdout = bytearray()
         self.scanned = 0  # stdout bytes already searched for a newline
@@ -107,6 +113,8 @@ class AttachStream:
                 self.scanned = 0
                 return line
             self.scanned = len(self.stdout)
+            if self.scanned > LINE_CAP:
+                raise ProtocolError(f"a record is longer than {LINE_CAP} bytes")
             if self.ended:
                 raise StreamEnded("the sandbox's output ended")
             remaining = deadline - time.monotonic()
@@ -122,10 +130,15 @@ class AttachStream:
             if not chunk:
                 self.ended = True
                 continue
-            self.received += len(chunk)
-            if self.received > self.cap:
-                raise StreamEnded(f"the sandbox sent more than {self.cap} bytes")
             self._demultiplex(chunk)
+
+    def killed_for_memory(self) -> bool:
+        try:
+            self.container.wait(timeout=10)
+            self.container.reload()
+        except ENGINE_ERRORS:
+            return False
+        return bool(self.container.attrs.get("State", {}).get("OOMKilled"))
 
     def _demultiplex(self, chunk: bytes) -> None:
         self.frames += chunk
@@ -182,7 +195,7 @@ class DockerSandbox:
                 container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
             sock: socket.socket = getattr(raw, "_sock", raw)
             container.start()
-            stream = AttachStream(sock, limits.output_bytes)
+            stream = AttachStream(sock, container)
             try:
                 run = converse(stream, payload, started)
             except StreamEnded as exc:

@@ -11,11 +11,11 @@ How the two are kept apart:
 - A learner process holds only its own pipes: stdin (arguments, then /dev/null), stdout and stderr
   (a pipe this process reads and caps) and the claim pipe. The container's stdin and stdout, the
   host's channel, stay with the supervisor.
-- The learner process for a step is forked *before* that step's arguments are read, and test
-  frames are read into one buffer that is zeroed after use, so no learner process can find
-  another test's input in the memory it inherited.
-- After each step every process of that step's uid is killed and its files in /tmp are removed,
-  so nothing carries from one test to the next.
+- Learner processes are forked by a spawner (``sandbox.spawner``) that was itself forked before
+  any test's arguments or any learner's output reached the supervisor, so no learner process can
+  find another test's input or output in the memory it inherits.
+- After each step every process of that step's uid is killed and its files are removed
+  (``sandbox.cleanup``), so nothing carries from one test to the next.
 
 The supervisor reports what it saw from outside (``sandbox.protocol.Step``); the learner's claim
 is passed on as text, unread. The host measures the time and decides every verdict.
@@ -23,39 +23,26 @@ is passed on as text, unread. The host measures the time and decides every verdi
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
 import select
-import shutil
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
 
 if __package__ in (None, ""):
     # Run as a script under ``python -I``, which keeps the script's folder off sys.path.
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from sandbox import learner
+from sandbox import cleanup
 from sandbox.protocol import CLAIM_CAP, Kind, Start, Stop
+from sandbox.spawner import Child, Spawner
 
 BASE_UID = 20000
 CGROUP = "/sys/fs/cgroup"
 HEADER_CAP = 12  # digits of a frame's length
 FRAME_CAP = 256 * 1024 * 1024
-
-
-@dataclass
-class Child:
-    """A learner process and the supervisor's ends of its pipes."""
-
-    pid: int
-    uid: int
-    args_w: int | None
-    out_r: int
-    claim_r: int
-    stdout: bytearray = field(default_factory=bytearray)
-    claim: bytearray = field(default_factory=bytearray)
 
 
 def _write_all(fd: int, data: bytes | memoryview) -> None:
@@ -112,27 +99,6 @@ def _cgroup_number(name: str, key: str | None = None) -> int | None:
     return None
 
 
-def _spawn(kind: Kind, start: Start, uid: int) -> Child:
-    args_r, args_w = os.pipe() if kind is Kind.TEST else (None, None)
-    out_r, out_w = os.pipe()
-    claim_r, claim_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the learner process: trusted code until learner.main drops privileges
-        try:
-            for fd in (args_w, out_r, claim_r, 0, 1):
-                if fd is not None:
-                    os.close(fd)
-            learner.main(kind, start, uid, args_r, out_w, claim_w)
-        finally:
-            os._exit(70)
-    for fd in (args_r, out_w, claim_w):
-        if fd is not None:
-            os.close(fd)
-    for fd in (out_r, claim_r):
-        os.set_blocking(fd, False)
-    return Child(pid, uid, args_w, out_r, claim_r)
-
-
 def _drain(child: Child, fd: int, cap: int) -> bool:
     """Read what is there; False at end of stream. Stops reading at cap + 1 bytes."""
     target = child.stdout if fd == child.out_r else child.claim
@@ -147,15 +113,11 @@ def _drain(child: Child, fd: int, cap: int) -> bool:
     return True
 
 
-def _supervise(child: Child, start: Start) -> tuple[Stop | None, int]:
+def _supervise(child: Child, spawner: Spawner, start: Start) -> tuple[Stop | None, int]:
     """Watch one learner process until it exits or breaks a limit; (stop, wait status)."""
     oom_before = _cgroup_number("memory.events", "oom_kill")
     caps = {child.out_r: start.stdout_cap, child.claim_r: CLAIM_CAP}
     open_fds = [child.out_r, child.claim_r]
-    try:
-        exit_fd: int | None = os.pidfd_open(child.pid)
-    except (AttributeError, OSError):
-        exit_fd = None  # older kernels and gVisor: poll instead
     deadline = time.monotonic() + start.time_limit
     stop: Stop | None = None
     status: int | None = None
@@ -164,9 +126,7 @@ def _supervise(child: Child, start: Start) -> tuple[Stop | None, int]:
         if remaining <= 0:
             stop = Stop.TIMEOUT
             break
-        watched = open_fds + ([exit_fd] if exit_fd is not None else [])
-        timeout = remaining if exit_fd is not None else min(remaining, 0.002)
-        ready, _, _ = select.select(watched, [], [], timeout)
+        ready, _, _ = select.select([*open_fds, spawner.sock.fileno()], [], [], remaining)
         for fd in ready:
             if fd in open_fds and not _drain(child, fd, caps[fd]):
                 open_fds.remove(fd)
@@ -176,15 +136,13 @@ def _supervise(child: Child, start: Start) -> tuple[Stop | None, int]:
         if len(child.claim) > CLAIM_CAP:
             stop = Stop.CLAIM_TOO_LARGE
             break
-        pid, waited = os.waitpid(child.pid, os.WNOHANG)
-        if pid:
-            status = waited
-    if exit_fd is not None:
-        os.close(exit_fd)
+        if spawner.sock.fileno() in ready:
+            status = spawner.exit_status(0)
     if status is None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(child.pid, signal.SIGKILL)
-        _, status = os.waitpid(child.pid, 0)
+        status = spawner.exit_status(None)
+        assert status is not None
     else:
         for fd in open_fds:  # what it wrote just before it exited
             _drain(child, fd, caps[fd])
@@ -202,79 +160,24 @@ def _reap_zombies() -> None:
             pass
 
 
-def _processes_of(uid: int) -> list[int]:
-    """Live (not zombie) processes whose real uid is uid, read from /proc."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/status") as status:
-                fields = dict(line.split(":", 1) for line in status if ":" in line)
-        except (OSError, ValueError):
-            continue  # it ended while we looked
-        if int(fields.get("Uid", "-1").split()[0]) == uid and not fields.get(
-                "State", "").strip().startswith("Z"):
-            found.append(int(name))
-    return found
-
-
-def _kill_uid(uid: int) -> None:
-    """SIGKILL every process of uid. Nothing is reaped until all are dead, so a fork bomb never
-    gets a freed pid back; then the zombies are collected."""
-    for _ in range(1000):
-        alive = _processes_of(uid)
-        if not alive:
-            break
-        for pid in alive:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+def _clear_uid(uid: int, spawner: Spawner, baseline: int | None) -> None:
+    """Kill every process of uid and remove its files, unless nothing is left."""
     _reap_zombies()
+    if baseline is None or _cgroup_number("pids.current") != baseline:
+        cleanup.kill_uid(uid)
+        _reap_zombies()
+    if cleanup.leftovers_possible():
+        spawner.wipe(uid)
 
 
-def _clear_uid(uid: int, baseline: int | None) -> None:
-    """Kill every process of uid and remove its files from /tmp, unless nothing is left."""
-    _reap_zombies()
-    if baseline is not None and _cgroup_number("pids.current") == baseline and not os.listdir("/tmp"):
-        return
-    _kill_uid(uid)
-    if not os.listdir("/tmp"):
-        return
-    pid = os.fork()
-    if pid == 0:  # only uid may remove uid's files from the sticky /tmp
-        try:
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
-            for entry in os.scandir("/tmp"):
-                with contextlib.suppress(OSError):
-                    if entry.is_dir(follow_symlinks=False):
-                        os.chmod(entry.path, 0o700)
-                        shutil.rmtree(entry.path, onerror=_make_removable)
-                    else:
-                        os.unlink(entry.path)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
-
-
-def _make_removable(_function: object, path: str, _exc: object) -> None:
-    with contextlib.suppress(OSError):
-        os.chmod(os.path.dirname(path), 0o700)
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, 0o700)
-            shutil.rmtree(path, onerror=_make_removable)
-        else:
-            os.unlink(path)
-
-
-def _finish(child: Child, kind: Kind, seq: int | None, start: Start, baseline: int | None) -> None:
-    stop, status = _supervise(child, start)
+def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: Start,
+            baseline: int | None) -> None:
+    stop, status = _supervise(child, spawner, start)
     for fd in (child.out_r, child.claim_r):
         os.close(fd)
-    _clear_uid(child.uid, baseline)
+    _clear_uid(child.uid, spawner, baseline)
     claim = None if stop is Stop.CLAIM_TOO_LARGE or not child.claim else (
-        child.claim.decode("utf-8", "replace"))
+        base64.b64encode(child.claim).decode())
     _emit({
         "kind": kind.value, "seq": seq, "stop": stop.value if stop else None,
         "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
@@ -304,27 +207,27 @@ def main() -> None:
     # PID 1 ignores signals that have no handler, so the lease needs one.
     signal.signal(signal.SIGALRM, _end_of_lease)
     signal.alarm(max(1, int(start.lifetime)))
+    spawner = Spawner(start)  # before any test data or learner output exists in this process
     baseline = _cgroup_number("pids.current")
-    _finish(_spawn(Kind.IMPORT, start, BASE_UID), Kind.IMPORT, None, start, baseline)
+    _finish(spawner.spawn(Kind.IMPORT, BASE_UID), spawner, Kind.IMPORT, None, start, baseline)
     buffer = bytearray()
     seq = 0
     while True:
-        # Forked before the arguments exist in this process: the child cannot inherit them.
-        child = _spawn(Kind.TEST, start, BASE_UID + 1 + seq)
+        # Spawned ahead, while the host sends the arguments: the fork costs no test time.
+        child = spawner.spawn(Kind.TEST, BASE_UID + 1 + seq)
         size = _read_header(0)
         body = _read_body(0, size, buffer) if size is not None else None
         if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
             with contextlib.suppress(ProcessLookupError):
                 os.kill(child.pid, signal.SIGKILL)
-            os.waitpid(child.pid, 0)
+            spawner.exit_status(None)
             return
         assert child.args_w is not None
         with contextlib.suppress(BrokenPipeError):
             _write_all(child.args_w, body)
         os.close(child.args_w)
-        body[:] = bytes(len(body))  # zero the only copy this process held
         body.release()  # so that the buffer may grow for a larger frame
-        _finish(child, Kind.TEST, seq, start, baseline)
+        _finish(child, spawner, Kind.TEST, seq, start, baseline)
         seq += 1
 
 

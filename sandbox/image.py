@@ -18,7 +18,8 @@ from docker.errors import APIError, BuildError, DockerException, ImageNotFound
 from sandbox.interface import SandboxUnavailable
 
 HERE = Path(__file__).resolve().parent
-BAKED_FILES = ("Dockerfile", "__init__.py", "codec.py", "protocol.py", "learner.py", "harness.py")
+BAKED_FILES = ("Dockerfile", "__init__.py", "codec.py", "protocol.py", "learner.py", "cleanup.py",
+               "spawner.py", "harness.py")
 ONLINE_BASE = "python:3.11-slim"
 OFFLINE_BASE = "metrics-judge-base:bookworm"
 REPOSITORY = "metrics-judge-sandbox"

@@ -20,7 +20,6 @@ class Limits:
     time_per_submission: float = 60.0
     memory_mb: int = 256
     stdout_bytes: int = 8_192  # what one call may print
-    output_bytes: int = 16 * 1024 * 1024  # everything the container sends, stderr included
     pids: int = 64
     cpus: float = 1.0
     tmpfs_mb: int = 16

@@ -8,7 +8,7 @@ Three parties speak it:
 - the **supervisor** (``sandbox.harness``, PID 1 of the container, never runs learner code)
   answers each step with exactly one ``step`` record on its stdout, a line of JSON that states
   what it saw from outside the learner's process: how it ended, what it printed, and the
-  learner's *claim*, passed on unread as text;
+  learner's *claim*, passed on unread in base64;
 - the **learner process** (``sandbox.learner``) writes its claim, one JSON object, on a pipe.
 
 The host trusts nothing in a claim: ``parse_step`` and ``parse_claim`` accept exactly the shapes
@@ -19,6 +19,8 @@ times: the host measures each test itself.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,7 +29,9 @@ from typing import Any
 from sandbox import codec
 
 CLAIM_CAP = 4 * 1024 * 1024  # bytes of one learner claim
-LINE_CAP = 2 * CLAIM_CAP + 64 * 1024  # one supervisor record: a claim, stdout and the envelope
+# One supervisor record: the claim in base64 (4/3 of its size, whatever it holds, where JSON
+# escaping could inflate text six-fold), printed text and the envelope.
+LINE_CAP = CLAIM_CAP * 4 // 3 + 256 * 1024
 MESSAGE_CAP = 500
 TYPE_NAME_CAP = 100
 
@@ -122,7 +126,7 @@ class Step:
     exit_code: int | None
     signal: int | None
     stdout: str
-    claim: str | None
+    claim: bytes | None
 
 
 def frame(message: object) -> bytes:
@@ -189,9 +193,13 @@ def parse_step(line: bytes, kind: Kind, seq: int | None) -> Step:
     claim = record["claim"]
     if claim is not None and not isinstance(claim, str):
         raise ProtocolError("claim must be a string or null")
+    try:
+        raw = base64.b64decode(claim, validate=True) if claim is not None else None
+    except binascii.Error as exc:
+        raise ProtocolError("claim is not base64") from exc
     return Step(kind, seq, Stop(stop) if stop else None,
                 _optional_int(record["exit"], "exit"), _optional_int(record["signal"], "signal"),
-                record["stdout"], claim)
+                record["stdout"], raw)
 
 
 def _error(raw: Any) -> ErrorInfo:
@@ -216,7 +224,7 @@ def _named_values(raw: Any, names: set[str]) -> dict[str, Any]:
     return {name: codec.decode(tree) for name, tree in raw.items()}
 
 
-def parse_claim(text: str, kind: Kind, n_args: int = 0, kwarg_names: frozenset[str] = frozenset()
+def parse_claim(text: str | bytes, kind: Kind, n_args: int = 0, kwarg_names: frozenset[str] = frozenset()
                 ) -> CallResult:
     """A learner process's claim about its call, checked against the exact schema.
 

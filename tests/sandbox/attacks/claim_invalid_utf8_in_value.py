@@ -1,5 +1,5 @@
 # problem: secret_lookup
-# verdict: wrong_answer
+# verdict: runtime_error
 # attack: the right value with an invalid UTF-8 byte and an overlong NUL inside the string, hoping a lenient decoder drops them and the value matches
 # max-seconds: 10
 import os
