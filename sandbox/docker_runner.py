@@ -28,7 +28,8 @@ EXPIRES_LABEL = "metrics-judge.expires"
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
 STDERR_TAIL = 2_000
 GVISOR_TASKS = 512
-SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers
+SWEEP_EVERY = 60.0
+ABANDONED_AFTER = 120.0  # a stopped container no worker removed in this long is a leftover  # seconds between sweeps of expired leftovers
 # Failures of the engine itself, whatever library layer reports them.
 ENGINE_ERRORS = (DockerException, RequestException, OSError)
 
@@ -245,7 +246,10 @@ def sweep_leftovers(client: docker.DockerClient) -> int:
     # another worker removes one in between.
     for summary in client.api.containers(all=True, filters={"label": LABEL}):
         expires = (summary.get("Labels") or {}).get(EXPIRES_LABEL, "0")
-        if not expires.isdigit() or int(expires) < now:
+        # Ended and long unclaimed (its worker died), or half-created by an engine that failed.
+        abandoned = summary.get("State") in ("exited", "dead", "created") and (
+            now - float(summary.get("Created") or now) > ABANDONED_AFTER)
+        if not expires.isdigit() or int(expires) < now or abandoned:
             remove_container(client, summary["Id"])
             removed += 1
     return removed

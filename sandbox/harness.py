@@ -4,8 +4,8 @@ Standard library only. It never runs learner code, and learner code cannot reach
 How the two are kept apart:
 
 - The supervisor runs as root inside the container with three capabilities (SETUID, SETGID,
-  KILL) and nothing else; every learner process it forks gives up uid 0, and with it every
-  capability, before any learner code runs (``sandbox.learner``). Each step gets a uid of its own
+  KILL) and nothing else; every learner process (forked for it by the spawner) gives up uid 0,
+  and with it every capability, before any learner code runs (``sandbox.learner``). Each step gets a uid of its own
   (20000 + step), so a test's processes cannot signal, trace or read another test's, and none can
   trace the supervisor or open its ``/proc`` entries, file descriptors or memory.
 - A learner process holds only its own pipes: stdin (arguments, then /dev/null), stdout and stderr
@@ -18,7 +18,7 @@ How the two are kept apart:
   (``sandbox.cleanup``), so nothing carries from one test to the next.
 
 The supervisor reports what it saw from outside (``sandbox.protocol.Step``); the learner's claim
-is passed on as text, unread. The host measures the time and decides every verdict.
+is passed on in base64, unread. The host measures the time and decides every verdict.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ def store_submission(user: str = "test-learner", problem: str = "secret_lookup",
         row = session.scalar(select(ProblemRow).where(ProblemRow.slug == problem))
         assert owner is not None and row is not None and row.published_version_id is not None
         submission = Submission(user_id=owner.id, problem_id=row.id, version_id=row.published_version_id,
-                                code=REFERENCE, **{"mode": "run", **fields})
+                                **{"mode": "run", "code": REFERENCE, **fields})
         session.add(submission)
         session.flush()
         return submission.id

@@ -1,0 +1,230 @@
+"""Faults staged against real services: the engine cut off, a sandbox killed from outside, a
+worker killed mid-run, a broker restarted empty. Each must end with every submission done, with
+its right verdict, judged once, and no fault turned into a verdict.
+
+The faults never touch the machine's shared services: the engine is cut behind a Unix-socket
+proxy, and the broker that restarts is a private redis-server on a free port.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import docker
+import pytest
+from fastapi.testclient import TestClient
+
+from judge.celery_app import GRADE_TASK, make_celery
+from judge.db.models import Submission, SubmissionStatus
+from judge.db.session import new_session
+from judge.service_cli import worker_command
+from judge.settings import get_settings
+from sandbox.docker_runner import LABEL, DockerSandbox
+from tests.api.conftest import Tokens
+from tests.utils.service import store_submission, submit, wait_done
+from tests.utils.socket_proxy import SocketProxy
+
+pytestmark = pytest.mark.docker
+
+# Correct, but slow enough (5 tests x 0.6 s) for a fault to land in the middle of the run.
+SLOW_REFERENCE = (
+    "import time\n"
+    "SECRETS = {'a': 'zq-secret-101', 'b': 'zq-secret-102', 'hidden-key-c': 'zq-secret-203',\n"
+    "           'hidden-key-d': 'zq-secret-204', 'hidden-key-e': 'zq-secret-205'}\n"
+    "def lookup(key):\n    time.sleep(0.6)\n    return SECRETS[key]\n"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Workers:
+    """Celery workers of this test's own, on a key prefix (or broker) no other worker reads."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.prefix = f"faults-{os.getpid()}-{time.monotonic_ns()}:"
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def start(self, **env: str) -> subprocess.Popen[bytes]:
+        log = self.folder / f"worker-{len(self.processes)}.log"
+        settings = {**os.environ, "JUDGE_BROKER_KEY_PREFIX": self.prefix, **env}
+        with log.open("wb") as sink:
+            process = subprocess.Popen(worker_command(1), stdout=sink, stderr=subprocess.STDOUT,
+                                       env=settings, start_new_session=True)
+        self.processes.append(process)
+        deadline = time.monotonic() + 60
+        while b"ready." not in log.read_bytes():
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        return process
+
+    def send(self, submission_id: int, broker_url: str | None = None) -> None:
+        settings = get_settings().model_copy(update={"broker_key_prefix": self.prefix})
+        if broker_url:
+            settings = settings.model_copy(update={"broker_url": broker_url})
+        app = make_celery(settings)
+        app.send_task(GRADE_TASK, args=[submission_id], queue="submit")
+        app.close()
+
+    @staticmethod
+    def kill(process: subprocess.Popen[bytes]) -> None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+    def stop_all(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    self.kill(process)
+
+
+@pytest.fixture
+def workers(client: TestClient, tmp_path: Path) -> Iterator[Workers]:
+    pool = Workers(tmp_path)
+    yield pool
+    pool.stop_all()
+
+
+def _row(submission_id: int) -> Submission:
+    with new_session() as session:
+        row = session.get(Submission, submission_id)
+        assert row is not None
+        session.expunge(row)
+        return row
+
+
+def _wait(submission_id: int, until: Callable[[Submission], bool], timeout: float) -> Submission:
+    deadline = time.monotonic() + timeout
+    while True:
+        row = _row(submission_id)
+        if until(row):
+            return row
+        assert time.monotonic() < deadline, f"submission {submission_id}: {row.status}"
+        time.sleep(0.2)
+
+
+def _queued(count: int = 1, code: str | None = None) -> list[int]:
+    """Queued rows, never sent to any broker: the test decides where they go."""
+    extra = {"code": code} if code else {}
+    return [store_submission(status=SubmissionStatus.QUEUED, mode="submit", **extra)
+            for _ in range(count)]
+
+
+def test_an_engine_outage_is_waited_out(workers: Workers, tokens: Tokens, client: TestClient,
+                                        tmp_path: Path) -> None:
+    proxy = SocketProxy(tmp_path / "engine.sock")
+    proxy.cut()
+    workers.start(DOCKER_HOST=proxy.url)  # a fresh worker that has never seen the engine
+    ids = _queued(3)
+    for submission_id in ids:
+        workers.send(submission_id)
+    time.sleep(20)
+    for submission_id in ids:
+        row = _row(submission_id)
+        assert row.status == SubmissionStatus.QUEUED and row.attempts == 0 and row.verdict is None
+    proxy.restore()
+    for submission_id in ids:
+        done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=90)
+        assert done.verdict == "accepted" and done.attempts == 1
+
+
+def test_a_sandbox_killed_from_outside_is_the_judges_failure(
+        client: TestClient, tokens: Tokens, docker_sandbox: DockerSandbox) -> None:
+    created = submit(client, tokens.learner, SLOW_REFERENCE)
+    _wait(created["id"], lambda r: r.status == SubmissionStatus.RUNNING, timeout=60)
+    time.sleep(1.0)  # in the middle of its run (5 tests of 0.6 s)
+    killed = 0
+    for container in docker_sandbox.client.api.containers(filters={"label": LABEL}):
+        with contextlib.suppress(docker.errors.NotFound, docker.errors.APIError):
+            docker_sandbox.client.api.kill(container["Id"])
+            killed += 1
+    assert killed, "no running sandbox container was seen"
+    done = wait_done(client, tokens.learner, created["id"], timeout=120)
+    # Retried in a fresh container, never the learner's runtime_error.
+    assert done["verdict"] == "accepted"
+    assert _row(created["id"]).attempts == 2
+
+
+def test_a_worker_killed_mid_run_is_taken_over_once_its_lease_expires(
+        workers: Workers, client: TestClient, tokens: Tokens) -> None:
+    doomed = workers.start(JUDGE_LEASE_SECONDS="3")
+    [submission_id] = _queued(code=SLOW_REFERENCE)
+    workers.send(submission_id)
+    _wait(submission_id, lambda r: r.status == SubmissionStatus.RUNNING, timeout=60)
+    workers.kill(doomed)
+    # The session's worker runs the recovery beat: it takes over the expired lease.
+    done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=120)
+    assert done.verdict == "accepted" and done.attempts == 2
+
+
+def test_a_run_longer_than_its_lease_is_judged_once(workers: Workers, client: TestClient,
+                                                   tokens: Tokens) -> None:
+    """The heartbeat keeps the claim alive: the recovery beat (every second, in the session's
+    worker) never takes over a run that is still going, however long it takes."""
+    workers.start(JUDGE_LEASE_SECONDS="1")
+    [submission_id] = _queued(code=SLOW_REFERENCE)  # about 3 s: three leases
+    workers.send(submission_id)
+    done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=60)
+    assert done.verdict == "accepted" and done.attempts == 1
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[Callable[[], str]]:
+    """A redis-server of this test's own that keeps nothing on disk; calling restarts it."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed")
+    port = _free_port()
+    process: list[subprocess.Popen[bytes]] = []
+
+    def restart() -> str:
+        for old in process:
+            old.kill()
+            old.wait()
+        process[:] = [subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, cwd=tmp_path)]
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.1)
+        return f"redis://127.0.0.1:{port}/0"
+
+    yield restart
+    for old in process:
+        old.kill()
+
+
+def test_a_broker_restarted_empty_loses_no_submission(
+        workers: Workers, client: TestClient, tokens: Tokens,
+        private_redis: Callable[[], str]) -> None:
+    url = private_redis()
+    ids = _queued(3)
+    for submission_id in ids:
+        workers.send(submission_id, broker_url=url)
+    url = private_redis()  # every message is gone; the rows are not
+    workers.start(JUDGE_BROKER_URL=url, JUDGE_REQUEUE_AFTER_SECONDS="3")
+    for submission_id in ids:
+        done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=120)
+        assert done.verdict == "accepted" and done.attempts == 1
+
