@@ -28,8 +28,8 @@ EXPIRES_LABEL = "metrics-judge.expires"
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
 STDERR_TAIL = 2_000
 GVISOR_TASKS = 512
-SWEEP_EVERY = 60.0
-ABANDONED_AFTER = 120.0  # a stopped container no worker removed in this long is a leftover  # seconds between sweeps of expired leftovers
+SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers
+ABANDONED_AFTER = 120.0  # a stopped container no worker removed in this long is a leftover
 # Failures of the engine itself, whatever library layer reports them.
 ENGINE_ERRORS = (DockerException, RequestException, OSError)
 

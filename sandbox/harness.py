@@ -5,9 +5,10 @@ How the two are kept apart:
 
 - The supervisor runs as root inside the container with three capabilities (SETUID, SETGID,
   KILL) and nothing else; every learner process (forked for it by the spawner) gives up uid 0,
-  and with it every capability, before any learner code runs (``sandbox.learner``). Each step gets a uid of its own
-  (20000 + step), so a test's processes cannot signal, trace or read another test's, and none can
-  trace the supervisor or open its ``/proc`` entries, file descriptors or memory.
+  and with it every capability, before any learner code runs (``sandbox.learner``). Each step
+  gets a uid of its own (20000 + step), so a test's processes cannot signal, trace or read another
+  test's, and none can trace the supervisor or open its ``/proc`` entries, file descriptors or
+  memory.
 - A learner process holds only its own pipes: stdin (arguments, then /dev/null), stdout and stderr
   (a pipe this process reads and caps) and the claim pipe. The container's stdin and stdout, the
   host's channel, stay with the supervisor.
