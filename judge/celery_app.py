@@ -1,5 +1,7 @@
-"""The Celery application. Redis in production; a file-system transport on the embedded default,
-so that one machine needs no broker server.
+"""The Celery application. Redis in production, and on the embedded default too: `judge serve`
+starts a private redis-server on a Unix socket (``judge.private_redis``) and points this app at it
+with ``use_broker``. The file-system transport remains only as the fallback where no redis-server
+is installed; it does not survive many concurrent writers.
 
 Queues, consumed in this order: ``run`` (public tests, a learner waiting at the keyboard),
 ``submit``, ``background`` (rejudges and validations) and ``recovery`` (the beat's re-queueing,
@@ -8,6 +10,8 @@ is only a hint that a row wants work, so a lost message costs a delay, never a s
 """
 
 from __future__ import annotations
+
+import os
 
 from celery import Celery
 
@@ -21,23 +25,30 @@ RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE, RECOVERY_QUEUE = "run", "submit", "ba
 QUEUES = (RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE, RECOVERY_QUEUE)
 
 
-def make_celery(settings: Settings) -> Celery:
+def transport_options(settings: Settings) -> dict[str, object]:
     url = settings.resolved_broker_url()
-    app = Celery("judge", broker=url, include=["judge.tasks"])
-    options: dict[str, object] = {}
     if url.startswith("filesystem://"):
         folder = settings.broker_folder
-        (folder / "processed").mkdir(parents=True, exist_ok=True)
-        options = {
+        for sub in ("processed", "control"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        return {
             "data_folder_in": str(folder),
             "data_folder_out": str(folder),
             "processed_folder": str(folder / "processed"),
+            "control_folder": str(folder / "control"),  # kombu's default is ./control
             "polling_interval": 0.2,
         }
-    else:
-        options = {"queue_order_strategy": "priority"}  # Redis: always the first non-empty queue
+    options: dict[str, object] = {"queue_order_strategy": "priority"}  # the first non-empty queue
+    if settings.broker_key_prefix:
+        options["global_keyprefix"] = settings.broker_key_prefix
+    return options
+
+
+def make_celery(settings: Settings) -> Celery:
+    app = Celery("judge", include=["judge.tasks"])
     app.conf.update(
-        broker_transport_options=options,
+        broker_url=settings.resolved_broker_url(),
+        broker_transport_options=transport_options(settings),
         task_acks_late=True,  # tasks are idempotent: a redelivered one finds the claim
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
@@ -59,6 +70,17 @@ def make_celery(settings: Settings) -> Celery:
 
 
 celery = make_celery(get_settings())
+
+
+def use_broker(url: str) -> None:
+    """Point this process, and the processes it starts, at another broker. For `judge serve`,
+    which learns its private broker's address only after this module was imported; call it
+    before anything is sent (the app connects lazily)."""
+    os.environ["JUDGE_BROKER_URL"] = url  # inherited by the worker it starts
+    get_settings.cache_clear()
+    settings = get_settings()
+    celery.conf.update(broker_url=settings.resolved_broker_url(),
+                       broker_transport_options=transport_options(settings))
 
 
 def enqueue_submission(submission_id: int, countdown: float = 0, queue: str = SUBMIT_QUEUE) -> None:

@@ -2,35 +2,32 @@
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
-import subprocess
 import sys
+import threading
+from collections.abc import Callable
+from types import FrameType
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from judge.bootstrap import first_admin_token, prepare_database
-from judge.celery_app import QUEUES
+from judge.celery_app import QUEUES, use_broker
 from judge.db.models import Role
 from judge.db.session import session_scope
-from judge.settings import get_settings
+from judge.private_redis import PrivateRedis, redis_binary
+from judge.settings import Settings, get_settings
+from judge.supervision import Supervised
 from judge.users import UserError, create_user
 
-PR_SET_PDEATHSIG = 1  # from <sys/prctl.h>
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+WORKER_STOP_SECONDS = 20.0  # a warm shutdown lets running submissions finish for this long
 
 users_app = typer.Typer(help="Manage users and their API tokens.", no_args_is_help=True)
 out = Console()
 err = Console(stderr=True)
-
-
-def _die_with_parent() -> None:
-    """Runs in the worker child before exec: the kernel sends it SIGTERM when `judge serve` ends,
-    however it ends (uvicorn re-raises SIGTERM after shutting down, skipping any finally)."""
-    libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def worker_command(concurrency: int) -> list[str]:
@@ -66,36 +63,83 @@ def worker(concurrency: Annotated[int, typer.Option(help="parallel submissions")
     os.execv(sys.executable, worker_command(concurrency))
 
 
+class _Stop(Exception):
+    """SIGINT or SIGTERM asked `judge serve` to stop."""
+
+
+def _raise_stop(signum: int, _: FrameType | None) -> None:
+    # uvicorn handles these signals while it runs, then restores this handler and raises the
+    # signal again once it has shut down: either way `serve` unwinds to its clean-up.
+    raise _Stop(signal.Signals(signum).name)
+
+
+def say(message: str) -> None:
+    err.print(f"[yellow]judge serve:[/] {message}", highlight=False, soft_wrap=True)
+
+
+def _private_broker(settings: Settings, stops: list[Callable[[], object]]) -> str:
+    """Start the embedded default's broker and point this process and its worker at it."""
+    binary = redis_binary()
+    if binary is None:
+        say("[bold]warning:[/] no redis-server installed, so the broker is kombu's file-system "
+            "transport, which can lose or choke on messages when many clients submit at once. "
+            "Install redis-server (Debian: apt-get install redis-server) or set JUDGE_BROKER_URL.")
+        return settings.resolved_broker_url()
+    broker = PrivateRedis(binary, settings.data_dir, say)
+    stops.append(broker.stop)  # before start: a signal may come while it starts
+    try:
+        broker.start()
+    except RuntimeError as exc:
+        from judge.cli import fail
+
+        raise fail(str(exc)) from exc
+    use_broker(broker.url)
+    return f"{broker.url} (a private redis-server)"
+
+
 def serve(
     host: Annotated[str | None, typer.Option(help="address to listen on")] = None,
     port: Annotated[int | None, typer.Option(help="port to listen on")] = None,
     concurrency: Annotated[int, typer.Option(help="parallel submissions")] = 2,
 ) -> None:
-    """Start the whole service on one machine: database, problems, sandbox, a worker and the API."""
+    """Start the whole service on one machine: database, problems, sandbox, a broker, a worker
+    and the API. The broker and the worker are started again if they die; SIGINT or SIGTERM
+    stops everything."""
     import uvicorn
 
     from judge.cli import open_sandbox
 
-    settings = get_settings()
-    host, port = host or settings.host, port or settings.port
-    changes = prepare_database()
-    for change in changes:
-        err.print(f"problems: {change}", highlight=False)
-    open_sandbox()
-    token = first_admin_token()
-    process = subprocess.Popen(worker_command(concurrency), preexec_fn=_die_with_parent)
+    previous = {sig: signal.signal(sig, _raise_stop) for sig in STOP_SIGNALS}
+    stops: list[Callable[[], object]] = []  # in start order; run in reverse
+    hurry = threading.Event()
     try:
+        settings = get_settings()
+        broker = (_private_broker(settings, stops) if not settings.broker_url
+                  else settings.resolved_broker_url())
+        settings = get_settings()
+        host, port = host or settings.host, port or settings.port
+        changes = prepare_database()
+        for change in changes:
+            err.print(f"problems: {change}", highlight=False)
+        open_sandbox()
+        token = first_admin_token()
+        worker = Supervised("worker", worker_command(concurrency), say)
+        stops.append(lambda: worker.stop(WORKER_STOP_SECONDS, hurry))
+        worker.start()
         url = f"http://{host}:{port}"
         out.print(f"[bold green]Judge running[/] at {url}  (API docs: {url}/docs)")
-        out.print(f"database: {settings.resolved_database_url()}   broker: "
-                  f"{settings.resolved_broker_url()}", highlight=False)
+        out.print(f"database: {settings.resolved_database_url()}   broker: {broker}", highlight=False,
+                  soft_wrap=True)
         if token:
             out.print(f"[bold]Admin token[/] (shown once; keep it): {token}", highlight=False,
                       soft_wrap=True)
         uvicorn.run("api.main:app", host=host, port=port, log_level="info")
+    except _Stop as stop:
+        say(f"{stop}: stopping")
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        for sig in STOP_SIGNALS:  # a second Ctrl-C kills the children instead of waiting
+            signal.signal(sig, lambda *_: hurry.set())
+        for stop_child in reversed(stops):
+            stop_child()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

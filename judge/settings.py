@@ -20,9 +20,13 @@ class Settings(BaseSettings):
     # The container runtime: runc, or runsc (gVisor) for a second wall at a cost in speed.
     sandbox_runtime: str = "runc"
 
-    # Empty means the embedded default under data_dir: SQLite, and a broker on the file system.
+    # Empty means the embedded default under data_dir: SQLite, and (under `judge serve`) a private
+    # redis-server on a Unix socket, or a broker on the file system where none is installed.
     database_url: str = ""
     broker_url: str = ""
+    # Prepended to every Redis key and channel the broker uses: lets several judges (or test
+    # runs) share one Redis without taking each other's messages.
+    broker_key_prefix: str = ""
     db_pool_size: int = 10
     db_max_overflow: int = 10
     db_pool_timeout: float = 10.0
@@ -40,6 +44,8 @@ class Settings(BaseSettings):
     internal_error_retries: int = 2
     # Off where the API has no Docker socket (compose): the worker's health check covers Docker.
     ready_needs_docker: bool = True
+    heartbeat_interval_seconds: float = 10.0  # each worker writes its heartbeat this often
+    ready_heartbeat_seconds: float = 30.0  # /readyz wants a worker heartbeat at most this old
 
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{self.data_dir / 'judge.db'}"

@@ -12,13 +12,14 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from judge import jobs
+from judge import heartbeats, jobs
 from judge.celery_app import GRADE_TASK, RECOVER_TASK, VALIDATE_TASK, celery, enqueue_submission
 from judge.db.session import new_session
 from judge.sandboxes import docker_sandbox
 from sandbox.interface import Sandbox
 
 MAX_BACKOFF = 60.0
+_ = heartbeats  # imported for its signal handlers: every worker writes its heartbeat
 
 
 @lru_cache(maxsize=1)

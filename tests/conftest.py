@@ -26,6 +26,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
         get_engine().dispose()
         service_env.drop_postgres_database(database)
+    prefix = SERVICE_ENV.get("JUDGE_BROKER_KEY_PREFIX")
+    if prefix:
+        service_env.drop_broker_keys(prefix)
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,9 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
+from judge import heartbeats
 from judge.celery_app import celery
-from judge.db.session import new_session
+from judge.db.session import get_engine, new_session
 from judge.settings import get_settings
 from sandbox.docker_runner import connect
 
@@ -15,8 +16,8 @@ router = APIRouter(tags=["health"])
 
 
 @router.get("/healthz")
-def healthz() -> dict[str, str]:
-    """The process is up."""
+async def healthz() -> dict[str, str]:
+    """The process is up. On the event loop itself: it answers even when every thread is busy."""
     return {"status": "ok"}
 
 
@@ -38,13 +39,35 @@ def _broker() -> None:
         connection.ensure_connection(max_retries=1, timeout=3)
 
 
+def _workers() -> None:
+    seconds = get_settings().ready_heartbeat_seconds
+    with new_session() as session:
+        if not heartbeats.recent(session, seconds):
+            raise LookupError(f"no heartbeat in the last {seconds:g} s")
+
+
+def _pool() -> dict[str, object]:
+    """The API's database connections, to tell an exhausted pool from a slow database."""
+    pool = get_engine().pool
+    state: dict[str, object] = {"status": pool.status()}
+    for name in ("size", "checkedout", "overflow"):
+        probe = getattr(pool, name, None)
+        if callable(probe):
+            state["checked_out" if name == "checkedout" else name] = probe()
+    return state
+
+
 @router.get("/readyz")
 def readyz() -> JSONResponse:
-    """Database, broker and Docker engine all reachable."""
-    checks = [_check("database", _database), _check("broker", _broker)]
+    """Database, broker and Docker engine reachable, and a worker that wrote a heartbeat lately."""
+    database = _check("database", _database)
+    checks = [database, _check("broker", _broker)]
     if get_settings().ready_needs_docker:
         checks.append(_check("docker", connect))
+    if not database:  # without the database, whether workers beat is unknown
+        checks.append(_check("worker", _workers))
     problems = [p for p in checks if p]
+    body: dict[str, object] = {"status": "not ready" if problems else "ready", "database_pool": _pool()}
     if problems:
-        return JSONResponse({"status": "not ready", "problems": problems}, 503)
-    return JSONResponse({"status": "ready"})
+        return JSONResponse({**body, "problems": problems}, 503)
+    return JSONResponse(body)

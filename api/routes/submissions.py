@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Response
@@ -14,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.deps import CurrentUser, SessionDep
 from api.schemas import Page, SubmissionCreate, SubmissionOut, SubmissionSummary
+from api.waits import watcher
 from judge.access import can_see_submission, owns_problem
 from judge.catalog import load_version
 from judge.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
@@ -86,11 +85,6 @@ def submit(
     return detail(submission, user)
 
 
-def _status(user: User, submission_id: int) -> str:
-    with new_session() as session:
-        return _visible(session, user, submission_id).status
-
-
 def _detail(user: User, submission_id: int) -> SubmissionOut:
     with new_session() as session:
         return detail(_visible(session, user, submission_id), user)
@@ -104,16 +98,13 @@ async def read(
 ) -> SubmissionOut:
     """A submission with its verdict and per-test results; ?wait=S holds until it is done.
 
-    While it waits it holds no database connection and never blocks the event loop: each look
-    is a short query in the thread pool, with a pause between looks.
+    While it waits it holds no database connection and no thread (see ``api.waits``).
     """
-    deadline = time.monotonic() + min(wait, get_settings().max_wait_seconds)
-    pause = 0.05
-    while time.monotonic() < deadline:
-        if await run_in_threadpool(_status, user, submission_id) == SubmissionStatus.DONE:
-            break
-        await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-        pause = min(pause * 2, 0.5)
+    current = await run_in_threadpool(_detail, user, submission_id)  # 404 before any wait
+    wait = min(wait, get_settings().max_wait_seconds)
+    if current.status == SubmissionStatus.DONE or wait <= 0:
+        return current
+    await watcher.wait_done(submission_id, wait)
     return await run_in_threadpool(_detail, user, submission_id)
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -97,40 +100,145 @@ class Service:
     other_learner: str
 
 
-@pytest.fixture(scope="session")
-def embedded(docker_sandbox: DockerSandbox, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    """`judge serve` as a newcomer runs it: SQLite and the file-system broker, nothing else."""
-    import httpx
+def process_tree(pid: int) -> dict[int, str]:
+    """Every live descendant of pid (zombies left out) and its command line."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z":
+            parents[int(stat.parent.name)] = int(fields[1])
+    found: dict[int, str] = {}
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in found:
+                try:
+                    found[child] = (Path("/proc") / str(child) / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                except OSError:
+                    continue
+                todo.append(child)
+    return found
 
-    data = tmp_path_factory.mktemp("embedded")
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@dataclass
+class Serve:
+    """A `judge serve` process as a newcomer runs it, on a data folder of its own."""
+
+    process: subprocess.Popen[bytes]
+    data: Path
+    base: str
+    learners: tuple[str, str]
+
+    @property
+    def log(self) -> str:
+        return (self.data / "serve.log").read_text(errors="replace")
+
+    def worker_pid(self) -> int | None:
+        """The Celery worker's main process (a direct child of `judge serve`)."""
+        children = {pid: cmd for pid, cmd in process_tree(self.process.pid).items()
+                    if _parent(pid) == self.process.pid}
+        return next((pid for pid, cmd in children.items() if "celery" in cmd), None)
+
+    def wait_ready(self, timeout: float = 90) -> float:
+        """Seconds until /readyz says ready (a worker's heartbeat included)."""
+        import httpx
+
+        started = time.monotonic()
+        while True:
+            assert self.process.poll() is None, self.log
+            try:
+                if httpx.get(f"{self.base}/readyz", timeout=10).status_code == 200:
+                    return time.monotonic() - started
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() - started < timeout, "judge serve is not ready:\n" + self.log
+            time.sleep(0.3)
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 60) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            for pid in process_tree(self.process.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            self.process.kill()
+            raise
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError):
+        return None
+
+
+def start_serve(data: Path) -> Serve:
+    """`judge serve` on SQLite and its embedded broker, nothing else; two learners made first."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("JUDGE_DATABASE_URL", "JUDGE_BROKER_URL")}
     env.update(JUDGE_DATA_DIR=str(data), JUDGE_PORT=str(port))
     judge = [sys.executable, "-m", "judge.cli"]
     learners = [subprocess.run([*judge, "users", "create", name], env=env, check=True, capture_output=True,
                                text=True).stdout.strip() for name in ("learner", "other")]
-    log = data / "serve.log"
-    with log.open("wb") as sink:
+    with (data / "serve.log").open("wb") as sink:
         process = subprocess.Popen([*judge, "serve"], env=env, stdout=sink, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        assert process.poll() is None, log.read_text()
-        try:
-            if httpx.get(f"{base}/healthz").status_code == 200 and b"ready." in (data / "serve.log").read_bytes():
-                break
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "judge serve did not start:\n" + log.read_text()
-        time.sleep(0.3)
-    assert "sqlite" in log.read_text() and "filesystem://" in log.read_text()
-    with httpx.Client(base_url=base, timeout=60) as http:
-        yield Service(http, *learners)
-    process.terminate()
+    serve = Serve(process, data, f"http://127.0.0.1:{port}", (learners[0], learners[1]))
     try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        serve.wait_ready()
+    except BaseException:
+        serve.stop(signal.SIGKILL)
+        raise
+    log = serve.log
+    assert "sqlite" in log
+    if shutil.which("redis-server"):
+        assert "redis+socket://" in log and "private redis-server" in log, log
+    else:
+        assert "filesystem://" in log and "no redis-server installed" in log, log
+    return serve
+
+
+def make_learners(serve: Serve, count: int, prefix: str) -> list[str]:
+    """count more learners in serve's database, written directly (40 CLI runs would take long)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+
+    engine = create_engine(f"sqlite:///{serve.data / 'judge.db'}", connect_args={"timeout": 30})
+    try:
+        with Session(engine) as session:
+            tokens = [create_user(session, f"{prefix}-{n}", Role.LEARNER)[1] for n in range(count)]
+            session.commit()
+    finally:
+        engine.dispose()
+    return tokens
+
+
+@pytest.fixture(scope="session")
+def serve_process(docker_sandbox: DockerSandbox, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
+    serve = start_serve(tmp_path_factory.mktemp("embedded"))
+    yield serve
+    serve.stop()
+
+
+@pytest.fixture(scope="session")
+def embedded(serve_process: Serve) -> Iterator[Service]:
+    """`judge serve` as a newcomer runs it: SQLite and the embedded broker, nothing else."""
+    import httpx
+
+    with httpx.Client(base_url=serve_process.base, timeout=60) as http:
+        yield Service(http, *serve_process.learners)
 
 
 @pytest.fixture(params=["postgres_redis", "embedded"])

@@ -2,6 +2,8 @@
 
 PostgreSQL and Redis when they answer (CI requires them); SQLite and the file-system broker
 otherwise. Called from the root conftest at import time, before judge.settings is first read.
+Each run gets a database and a Redis key prefix of its own, so runs at the same time on one
+machine never see each other's rows or take each other's messages.
 """
 
 from __future__ import annotations
@@ -43,6 +45,16 @@ def drop_postgres_database(name: str) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def drop_broker_keys(prefix: str) -> None:
+    """Remove what this run left in Redis (messages of tasks still queued, bindings)."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+    for start in range(0, len(keys), 500):
+        client.delete(*keys[start:start + 500])
+
+
 def configure() -> dict[str, str]:
     """Set JUDGE_* variables for this test session; return what was chosen."""
     in_ci = os.environ.get("CI", "").lower() == "true"
@@ -56,13 +68,13 @@ def configure() -> dict[str, str]:
     elif in_ci:
         raise RuntimeError("CI needs PostgreSQL on 127.0.0.1:5432")
     if _answers("127.0.0.1", 6379):
-        import redis
-
-        redis.Redis.from_url(REDIS_URL).flushdb()  # no stale messages from an earlier run
         chosen["JUDGE_BROKER_URL"] = REDIS_URL
+        # Every key and channel of this run's queues: no other run's, nor an earlier one's.
+        chosen["JUDGE_BROKER_KEY_PREFIX"] = f"judge-test-{uuid.uuid4().hex[:12]}:"
     elif in_ci:
         raise RuntimeError("CI needs Redis on 127.0.0.1:6379")
     chosen["JUDGE_REQUEUE_AFTER_SECONDS"] = "60"
     chosen["JUDGE_RECOVERY_INTERVAL_SECONDS"] = "1"
+    chosen["JUDGE_HEARTBEAT_INTERVAL_SECONDS"] = "1"
     os.environ.update(chosen)
     return chosen

@@ -1,0 +1,112 @@
+"""Load on a real API server (uvicorn, PostgreSQL + Redis, the session's worker): a burst of
+submissions while 200 clients long-poll. Nothing may answer 5xx, every verdict must arrive, and
+/healthz must stay responsive throughout. Figures are printed; the assertions leave room for a
+shared, noisy machine (benchmarks hold the targets)."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.api.conftest import Tokens, _free_port
+from tests.utils.service import REFERENCE
+
+pytestmark = pytest.mark.docker
+
+SUBMISSIONS = 100
+WAITERS = 200
+
+
+@pytest.fixture
+def server(client: TestClient, tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    env = {**os.environ, "JUDGE_LEARNER_QUEUE_QUOTA": str(SUBMISSIONS)}
+    log = tmp_path / "api.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "api.main:app", "--port", str(port),
+             "--log-level", "warning"], env=env, stdout=sink, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        assert process.poll() is None, log.read_text()
+        try:
+            if httpx.get(f"{base}/healthz").status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.2)
+    yield base
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def test_a_burst_with_200_waiting_clients(server: str, tokens: Tokens) -> None:
+    headers = {"Authorization": f"Bearer {tokens.other_learner}"}
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+    health: list[float] = []
+    stop = threading.Event()
+
+    def probe_health() -> None:
+        with httpx.Client(base_url=server, timeout=30) as http:
+            while not stop.is_set():
+                started = time.monotonic()
+                assert http.get("/healthz").status_code == 200
+                health.append(time.monotonic() - started)
+                time.sleep(0.05)
+
+    with httpx.Client(base_url=server, headers=headers, timeout=60) as http:
+        ids = []
+        for _ in range(SUBMISSIONS):
+            response = http.post("/api/v1/submissions",
+                                 json={"problem": "secret_lookup", "code": REFERENCE, "mode": "run"})
+            assert response.status_code == 202, response.text
+            ids.append(response.json()["id"])
+
+    verdicts: dict[int, str] = {}
+
+    def wait(index: int) -> None:
+        submission_id = ids[index % len(ids)]
+        with httpx.Client(base_url=server, headers=headers, timeout=60) as http:
+            while True:
+                response = http.get(f"/api/v1/submissions/{submission_id}?wait=30")
+                with lock:
+                    statuses[response.status_code] += 1
+                if response.status_code != 200:
+                    return
+                body = response.json()
+                if body["status"] == "done":
+                    with lock:
+                        verdicts[submission_id] = body["verdict"]
+                    return
+
+    prober = threading.Thread(target=probe_health)
+    prober.start()
+    started = time.monotonic()
+    waiters = [threading.Thread(target=wait, args=(i,)) for i in range(WAITERS)]
+    for waiter in waiters:
+        waiter.start()
+    for waiter in waiters:
+        waiter.join(timeout=300)
+    elapsed = time.monotonic() - started
+    stop.set()
+    prober.join()
+    print(f"\n{SUBMISSIONS} submissions, {WAITERS} waiting clients: all done in {elapsed:.1f} s; "
+          f"answers {dict(statuses)}; /healthz median {statistics.median(health) * 1000:.1f} ms, "
+          f"max {max(health) * 1000:.1f} ms over {len(health)} probes")
+    assert set(statuses) == {200}
+    assert len(verdicts) == SUBMISSIONS and set(verdicts.values()) == {"accepted"}
+    assert max(health) < 3.0  # the figure above is the measure; this only catches a freeze
