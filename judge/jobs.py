@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from enum import StrEnum
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from judge import claims
@@ -100,6 +101,11 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
         return Outcome.RETRY
     try:
         stored = claims.finish(session, submission_id, token, report)
+    except DBAPIError:
+        # The database is away, not the report at fault: the task asks again later, and once
+        # this claim's lease lapses recovery gives the submission to a worker that can store it.
+        session.rollback()
+        raise
     except Exception as exc:  # the report could not be stored: store why, as the judge's fault
         log.exception("storing the verdict of submission %s failed", submission_id)
         session.rollback()
