@@ -17,6 +17,9 @@ from sandbox.docker_runner import DockerSandbox  # noqa: E402
 from sandbox.interface import SandboxUnavailable  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
+# The service fixtures (app, worker, users) serve tests/api and tests/faults alike: one instance
+# of each per session.
+pytest_plugins = ["tests.utils.service_fixtures"]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

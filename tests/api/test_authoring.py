@@ -9,8 +9,8 @@ import zipfile
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import Tokens, problem_files
 from tests.utils.service import REFERENCE, bearer, submit, wait_done, wait_version
+from tests.utils.service_fixtures import Tokens, problem_files
 
 
 def create(client: TestClient, token: str, slug: str, files: dict[str, str]):  # type: ignore[no-untyped-def]

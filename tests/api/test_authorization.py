@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import Tokens, problem_files
 from tests.utils.service import REFERENCE, bearer, submit, wait_done, wait_version
+from tests.utils.service_fixtures import Tokens, problem_files
 
 SLUG = "owned_lookup"
 HIDDEN_MARK = "zq-secret-2"  # every hidden expected value starts with this

@@ -10,8 +10,8 @@ from sqlalchemy import select
 from judge.db.models import Submission, SubmissionStatus, User
 from judge.db.session import session_scope
 from judge.settings import get_settings
-from tests.api.conftest import Tokens
 from tests.utils.service import REFERENCE, bearer, store_submission
+from tests.utils.service_fixtures import Tokens
 
 
 def post(client: TestClient, token: str, body: object, raw: bool = False):  # type: ignore[no-untyped-def]

@@ -15,21 +15,11 @@ import httpx
 import pytest
 
 from judge.private_redis import SOCKET_NAME, socket_folder
-from tests.api.conftest import Serve, alive, make_learners, process_tree, start_serve
-from tests.utils.service import REFERENCE, bearer
+from tests.utils.service import REFERENCE, bearer, wait_done
+from tests.utils.service_fixtures import Serve, alive, make_learners, process_tree, start_serve
 
 WRONG = "def lookup(key):\n    return 'zq-secret-1O1'\n"
 CLIENTS, PER_CLIENT = 40, 5  # 5 is the learner's queue quota: each client may hold all of them
-
-
-def _wait_done(http: httpx.Client, token: str, submission_id: int, deadline: float) -> dict[str, object]:
-    while True:
-        response = http.get(f"/api/v1/submissions/{submission_id}?wait=20", headers=bearer(token))
-        assert response.status_code == 200, response.text
-        body: dict[str, object] = response.json()
-        if body["status"] == "done":
-            return body
-        assert time.monotonic() < deadline, f"submission {submission_id} not judged: {body}"
 
 
 @pytest.mark.slow
@@ -51,7 +41,7 @@ def test_a_burst_of_concurrent_posts_is_all_judged(serve_process: Serve) -> None
 
     def judged(token: str, posted: list[tuple[int, str]]) -> list[tuple[str, str]]:
         with httpx.Client(base_url=serve_process.base, timeout=60) as http:
-            return [(str(_wait_done(http, token, submission_id, deadline)["verdict"]), verdict)
+            return [(str(wait_done(http, token, submission_id, deadline - time.monotonic())["verdict"]), verdict)
                     for submission_id, verdict in posted]
 
     with ThreadPoolExecutor(CLIENTS) as pool:
@@ -91,7 +81,7 @@ def test_a_killed_worker_is_started_again(serve_process: Serve) -> None:
         _, after = _wait_for_new_worker(serve_process, worker)
         print(f"\nworker started again {after:.1f} s after kill -9")
         assert after < 5
-        done = _wait_done(http, serve_process.learners[0], response.json()["id"], time.monotonic() + 90)
+        done = wait_done(http, serve_process.learners[0], response.json()["id"], 90)
         assert done["verdict"] == "accepted"
     assert "exited with SIGKILL" in serve_process.log
     assert not [pid for pid in pool if alive(pid)], "the dead worker's processes live on"
@@ -118,7 +108,7 @@ def test_a_killed_private_broker_is_started_again(serve_process: Serve) -> None:
         response = http.post("/api/v1/submissions", headers=bearer(serve_process.learners[1]),
                              json={"problem": "secret_lookup", "code": REFERENCE, "mode": "run"})
         assert response.status_code == 202, response.text
-        done = _wait_done(http, serve_process.learners[1], response.json()["id"], time.monotonic() + 90)
+        done = wait_done(http, serve_process.learners[1], response.json()["id"], 90)
         assert done["verdict"] == "accepted"
     assert f"redis-server (pid {old}) exited with SIGKILL" in serve_process.log
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import Tokens
 from tests.utils.service import REFERENCE, bearer, submit
+from tests.utils.service_fixtures import Tokens
 
 
 def test_same_key_and_body_returns_the_same_submission(client: TestClient, tokens: Tokens) -> None:

@@ -12,9 +12,9 @@ from judge.db.session import new_session
 from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 from sandbox.interface import Sandbox, SandboxRun, SandboxUnavailable
-from tests.api.conftest import Tokens
 from tests.utils.fake_sandbox import FakeSandbox
 from tests.utils.service import store_submission
+from tests.utils.service_fixtures import Tokens
 
 
 def _queued_submission() -> int:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.api.conftest import Service
 from tests.utils.service import REFERENCE, bearer, submit, wait_done
+from tests.utils.service_fixtures import Service
 
 SUMMARY_KEYS = {"id", "problem", "problem_version", "mode", "status", "verdict", "score", "tests",
                 "created_at", "started_at", "finished_at"}

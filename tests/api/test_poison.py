@@ -15,9 +15,9 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import Tokens
 from tests.utils.attacks import ATTACKS_DIR, Attack, attack_problem, leaks, parse_attack, unsafe_text
 from tests.utils.service import bearer, submit
+from tests.utils.service_fixtures import Tokens
 
 pytestmark = pytest.mark.docker
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 from fastapi.testclient import TestClient
 
 from judge.db.models import SubmissionStatus, utcnow
-from tests.api.conftest import Tokens
 from tests.utils.service import store_submission, wait_done
+from tests.utils.service_fixtures import Tokens
 
 
 def test_lost_message_is_requeued_and_judged(client: TestClient, tokens: Tokens) -> None:

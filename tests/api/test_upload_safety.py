@@ -23,9 +23,9 @@ from judge.db.models import Role
 from judge.db.session import session_scope
 from judge.settings import ROOT, get_settings
 from judge.users import create_user
-from tests.api.conftest import problem_files
 from tests.judge.test_archives import files_tar, member, tar, tar_bz2_bomb, zipped
 from tests.utils.service import bearer
+from tests.utils.service_fixtures import problem_files
 
 
 @pytest.fixture(scope="module")

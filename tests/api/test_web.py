@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 
 from api.routes.problems import markdown
 from api.routes.web import WEB
-from tests.api.conftest import Tokens
 from tests.utils.service import bearer
+from tests.utils.service_fixtures import Tokens
 
 PAGES = ["/", "/problems/secret_lookup", "/problems/no_such_problem", "/submissions", "/submissions/1"]
 STATIC = WEB / "static"

@@ -19,9 +19,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.conftest import _free_port
 from tests.utils.fault_workers import Workers
 from tests.utils.service import REFERENCE
+from tests.utils.service_fixtures import free_port
 
 pytestmark = pytest.mark.docker
 
@@ -37,7 +37,7 @@ class Cluster:
     """A throwaway PostgreSQL cluster on a free port, run as the postgres user."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder, self.port = folder, _free_port()
+        self.folder, self.port = folder, free_port()
         folder.mkdir()
         shutil.chown(folder, "postgres", "postgres")
         folder.parent.chmod(0o755)
@@ -98,7 +98,7 @@ def test_database_restart_and_api_kill(cluster: Cluster, tmp_path: Path,
     workers = Workers(tmp_path)
     env = {**os.environ, "JUDGE_DATABASE_URL": cluster.url, "JUDGE_BROKER_KEY_PREFIX": workers.prefix,
            "JUDGE_DATA_DIR": str(tmp_path / "data"), "JUDGE_LEARNER_QUEUE_QUOTA": "100"}
-    port = _free_port()
+    port = free_port()
     api = _api(env, port, tmp_path / "api.log")  # migrates the new database on start
     token = subprocess.run([sys.executable, "-m", "judge.cli", "users", "create", "faulty"], env=env,
                            check=True, capture_output=True, text=True).stdout.strip()

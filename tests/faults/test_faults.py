@@ -23,9 +23,9 @@ from fastapi.testclient import TestClient
 from judge.db.models import Submission, SubmissionStatus
 from judge.db.session import new_session
 from sandbox.docker_runner import LABEL, DockerSandbox
-from tests.api.conftest import Tokens
 from tests.utils.fault_workers import Workers
 from tests.utils.service import store_submission, submit, wait_done
+from tests.utils.service_fixtures import Tokens, free_port
 from tests.utils.socket_proxy import SocketProxy
 
 pytestmark = pytest.mark.docker
@@ -37,12 +37,6 @@ SLOW_REFERENCE = (
     "           'hidden-key-d': 'zq-secret-204', 'hidden-key-e': 'zq-secret-205'}\n"
     "def lookup(key):\n    time.sleep(0.6)\n    return SECRETS[key]\n"
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
@@ -141,7 +135,7 @@ def private_redis(tmp_path: Path) -> Iterator[Callable[[], str]]:
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("redis-server is not installed")
-    port = _free_port()
+    port = free_port()
     process: list[subprocess.Popen[bytes]] = []
 
     def restart() -> str:

@@ -19,8 +19,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import Tokens, _free_port
 from tests.utils.service import REFERENCE
+from tests.utils.service_fixtures import Tokens, free_port
 
 pytestmark = pytest.mark.docker
 
@@ -30,7 +30,7 @@ WAITERS = 200
 
 @pytest.fixture
 def server(client: TestClient, tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "JUDGE_LEARNER_QUEUE_QUOTA": str(SUBMISSIONS)}
     log = tmp_path / "api.log"
     with log.open("wb") as sink:

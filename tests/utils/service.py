@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 from tests.utils.service_env import FIXTURE_PROBLEMS
@@ -25,7 +26,8 @@ def submit(client: TestClient, token: str, code: str, problem: str = "secret_loo
     return body
 
 
-def wait_done(client: TestClient, token: str, submission_id: int, timeout: float = 90) -> dict[str, Any]:
+def wait_done(client: TestClient | httpx.Client, token: str, submission_id: int,
+              timeout: float = 90) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         response = client.get(f"/api/v1/submissions/{submission_id}?wait=10", headers=bearer(token))

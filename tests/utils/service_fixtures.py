@@ -1,4 +1,5 @@
-"""Service fixtures: the app in-process, a real Celery worker process, users of every role."""
+"""Service fixtures, shared by tests/api and tests/faults (registered in tests/conftest.py):
+the app in-process, a real Celery worker process, users of every role."""
 
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ def problem_files(slug: str, **replace: str) -> dict[str, str]:
     return files
 
 
-def _free_port() -> int:
+def free_port() -> int:
     import socket
 
     with socket.socket() as sock:
@@ -187,7 +188,7 @@ def _parent(pid: int) -> int | None:
 
 def start_serve(data: Path) -> Serve:
     """`judge serve` on SQLite and its embedded broker, nothing else; two learners made first."""
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("JUDGE_DATABASE_URL", "JUDGE_BROKER_URL")}
     env.update(JUDGE_DATA_DIR=str(data), JUDGE_PORT=str(port))
     judge = [sys.executable, "-m", "judge.cli"]
