@@ -24,7 +24,7 @@ from api.schemas import (
 from api.uploads import Upload, received, uploaded_files
 from judge.access import owns_problem
 from judge.catalog import add_version, claim_slug, load_version
-from judge.celery_app import enqueue_submission, enqueue_validation
+from judge.celery_app import BACKGROUND_QUEUE, enqueue_submission, enqueue_validation
 from judge.db.models import (
     ProblemRow,
     ProblemVersion,
@@ -252,11 +252,13 @@ def rejudge(slug: str, session: SessionDep, user: Instructor) -> Rejudged:
         submission.verdict = submission.score = submission.message = None
         submission.started_at = submission.finished_at = None
         submission.attempts = 0
+        # Dropping the claim means the verdict of a judge still running no longer lands.
+        submission.lease_token = submission.lease_expires_at = None
         submission.enqueued_at = utcnow()
         submission.results.clear()
     session.commit()
-    for submission in submissions:
-        enqueue_submission(submission.id)
+    for submission in submissions:  # behind every learner's run and submit
+        enqueue_submission(submission.id, queue=BACKGROUND_QUEUE)
     return Rejudged(problem=slug, version=row.published_version.version, requeued=len(submissions))
 
 
