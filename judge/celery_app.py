@@ -46,6 +46,8 @@ def transport_options(settings: Settings) -> dict[str, object]:
 
 def make_celery(settings: Settings) -> Celery:
     app = Celery("judge", include=["judge.tasks"])
+    # The beat keeps its schedule there; without the folder the beat dies and nothing recovers.
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
     app.conf.update(
         broker_url=settings.resolved_broker_url(),
         broker_transport_options=transport_options(settings),

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from tests.utils.fault_workers import Workers
-from tests.utils.service import REFERENCE
+from tests.utils.service import REFERENCE, SLOW_REFERENCE
 from tests.utils.service_fixtures import free_port
 
 pytestmark = pytest.mark.docker
@@ -102,13 +102,17 @@ def test_database_restart_and_api_kill(cluster: Cluster, tmp_path: Path,
     api = _api(env, port, tmp_path / "api.log")  # migrates the new database on start
     token = subprocess.run([sys.executable, "-m", "judge.cli", "users", "create", "faulty"], env=env,
                            check=True, capture_output=True, text=True).stdout.strip()
-    workers.start(JUDGE_DATABASE_URL=cluster.url, JUDGE_DATA_DIR=str(tmp_path / "data"))
+    # A short lease: a claim left behind when the database died mid-verdict lapses soon.
+    workers.start(JUDGE_DATABASE_URL=cluster.url, JUDGE_DATA_DIR=str(tmp_path / "fresh-data"),
+                  JUDGE_LEASE_SECONDS="5")
     headers = {"Authorization": f"Bearer {token}"}
     body = {"problem": "secret_lookup", "code": REFERENCE, "mode": "submit"}
     ids: list[int] = []
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=60) as http:
-            ids += [http.post("/api/v1/submissions", json=body).json()["id"] for _ in range(3)]
+            slow = {**body, "code": SLOW_REFERENCE}  # still judging when the database stops
+            ids += [http.post("/api/v1/submissions", json=slow).json()["id"] for _ in range(3)]
+            time.sleep(1.0)
             cluster.stop()
             during = http.get(f"/api/v1/submissions/{ids[0]}")
             assert during.status_code in (200, 503), during.text

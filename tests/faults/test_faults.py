@@ -24,19 +24,12 @@ from judge.db.models import Submission, SubmissionStatus
 from judge.db.session import new_session
 from sandbox.docker_runner import LABEL, DockerSandbox
 from tests.utils.fault_workers import Workers
-from tests.utils.service import store_submission, submit, wait_done
+from tests.utils.service import SLOW_REFERENCE, store_submission, submit, wait_done
 from tests.utils.service_fixtures import Tokens, free_port
 from tests.utils.socket_proxy import SocketProxy
 
 pytestmark = pytest.mark.docker
 
-# Correct, but slow enough (5 tests x 0.6 s) for a fault to land in the middle of the run.
-SLOW_REFERENCE = (
-    "import time\n"
-    "SECRETS = {'a': 'zq-secret-101', 'b': 'zq-secret-102', 'hidden-key-c': 'zq-secret-203',\n"
-    "           'hidden-key-d': 'zq-secret-204', 'hidden-key-e': 'zq-secret-205'}\n"
-    "def lookup(key):\n    time.sleep(0.6)\n    return SECRETS[key]\n"
-)
 
 
 @pytest.fixture

@@ -11,6 +11,13 @@ from fastapi.testclient import TestClient
 from tests.utils.service_env import FIXTURE_PROBLEMS
 
 REFERENCE = (FIXTURE_PROBLEMS / "secret_lookup" / "reference.py").read_text()
+# Correct, but slow enough (5 tests x 0.6 s) for a fault to land in the middle of the run.
+SLOW_REFERENCE = (
+    "import time\n"
+    "SECRETS = {'a': 'zq-secret-101', 'b': 'zq-secret-102', 'hidden-key-c': 'zq-secret-203',\n"
+    "           'hidden-key-d': 'zq-secret-204', 'hidden-key-e': 'zq-secret-205'}\n"
+    "def lookup(key):\n    time.sleep(0.6)\n    return SECRETS[key]\n"
+)
 
 
 def bearer(token: str) -> dict[str, str]:
