@@ -51,13 +51,17 @@ class Attack:
     code: str
     under_runsc: str | None = None
 
-    def expected(self, runtime: str) -> Verdict:
-        """The declared verdict under this container runtime; skips where it does not apply."""
+    def expected(self, runtime: str) -> set[Verdict]:
+        """The verdicts declared for this container runtime; skips where it does not apply.
+
+        Under gVisor a process-heavy attack may meet either wall first (its memory, or the time
+        the user-space kernel takes to start its processes): "under-runsc: a | b" lists both.
+        """
         if runtime != "runsc" or not self.under_runsc:
-            return self.verdict
+            return {self.verdict}
         if self.under_runsc.startswith("skip"):
             pytest.skip(f"{self.name} under gVisor: {self.under_runsc}")
-        return Verdict(self.under_runsc)
+        return {Verdict(v.strip()) for v in self.under_runsc.split("|")}
 
 
 def parse_attack(path: Path) -> Attack:
@@ -175,7 +179,8 @@ def describe(report: Report) -> str:
 def check_attack(attack: Attack, sandbox: DockerSandbox, time_factor: float = 1.0) -> Report:
     """Grade the attack for real and assert everything a hostile submission must not change."""
     problem = attack_problem(attack.problem)
-    verdict = attack.expected(sandbox.runtime)
+    verdicts = attack.expected(sandbox.runtime)
+    wanted = " or ".join(sorted(v.value for v in verdicts))
     sandbox.recent.clear()
     started = time.monotonic()
     try:
@@ -189,9 +194,9 @@ def check_attack(attack: Attack, sandbox: DockerSandbox, time_factor: float = 1.
     assert not remaining & set(sandbox.recent), f"{attack.name}: a sandbox container was left behind"
     if failure is not None:
         pytest.fail(f"{attack.name}: learner code made the judge fail (SandboxUnavailable, an internal "
-                    f"error) after {elapsed:.1f} s instead of giving {verdict.value}: {failure}")
-    assert report.verdict is verdict, (
-        f"{attack.name} ({attack.description}): expected {verdict.value}, got\n" + describe(report))
+                    f"error) after {elapsed:.1f} s instead of giving {wanted}: {failure}")
+    assert report.verdict in verdicts, (
+        f"{attack.name} ({attack.description}): expected {wanted}, got\n" + describe(report))
     view = report.as_json()
     leaked = leaks(problem, attack.code, view)
     assert not leaked, (f"{attack.name}: the learner's view shows hidden data {leaked[:5]}: "

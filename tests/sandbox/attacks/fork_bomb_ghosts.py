@@ -1,6 +1,6 @@
 # problem: secret_lookup
 # verdict: wrong_answer
-# under-runsc: memory_limit_exceeded
+# under-runsc: memory_limit_exceeded | time_limit_exceeded
 # attack: forks processes renamed to invalid UTF-8 that keep refilling the pids limit after the call returns a wrong value, so the supervisor cannot fork the next test
 # max-seconds: 12
 import ctypes
