@@ -81,18 +81,23 @@ def _wipe(root: str, uid: int) -> None:
             skipped.add((len(stack), entry.name))
 
 
-def wipe_as(uid: int) -> None:
-    """In a process that has become uid (only uid may delete uid's files in a sticky folder)."""
+def _occupied() -> list[str]:
+    """The places a learner can write to that hold something now."""
+    found = []
     for root in WRITABLE:
         with contextlib.suppress(OSError):
             if os.path.isdir(root) and os.listdir(root):
-                _wipe(root, uid)
+                found.append(root)
+    return found
+
+
+def wipe_as(uid: int) -> None:
+    """In a process that has become uid (only uid may delete uid's files in a sticky folder)."""
+    for root in _occupied():
+        with contextlib.suppress(OSError):
+            _wipe(root, uid)
 
 
 def leftovers_possible() -> bool:
     """Whether any place a learner can write to holds something."""
-    for root in WRITABLE:
-        with contextlib.suppress(OSError):
-            if os.path.isdir(root) and os.listdir(root):
-                return True
-    return False
+    return bool(_occupied())
