@@ -49,8 +49,11 @@ def detail(submission: Submission, viewer: User) -> SubmissionOut:
                          code=submission.code, tests=tests, hidden=hidden)
 
 
+MAX_ID = 2**63 - 1  # the database's integer; a larger id would overflow the query, not miss
+
+
 def _visible(session: Session, user: User, submission_id: int) -> Submission:
-    submission = session.get(Submission, submission_id)
+    submission = session.get(Submission, submission_id) if 0 < submission_id <= MAX_ID else None
     # Someone else's submission answers 404 exactly like a missing one: ids reveal nothing.
     if submission is None or not can_see_submission(user, submission):
         raise NotFound(f"no submission {submission_id}")
