@@ -9,9 +9,9 @@ from fastapi import Depends, HTTPException
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
-from judge.db.models import Role, User
-from judge.db.session import new_session
-from judge.users import user_for_token
+from judge.service.db.models import Role, User
+from judge.service.db.session import new_session
+from judge.service.users import user_for_token
 
 bearer = HTTPBearer(auto_error=False)
 

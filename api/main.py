@@ -11,7 +11,7 @@ from api import errors
 from api.body_limit import BodyLimit
 from api.request_ids import RequestIds
 from api.routes import health, problems, submissions, web
-from judge.bootstrap import prepare_database
+from judge.service.bootstrap import prepare_database
 from judge.settings import get_settings
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from judge.submissions import Mode
+from judge.service.submissions import Mode
 
 
 class SubmissionCreate(BaseModel):

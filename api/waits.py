@@ -14,8 +14,8 @@ from collections import defaultdict
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from judge.db.models import Submission, SubmissionStatus
-from judge.db.session import new_session
+from judge.service.db.models import Submission, SubmissionStatus
+from judge.service.db.session import new_session
 
 TICK = 0.1  # seconds between looks while anyone waits
 

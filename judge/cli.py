@@ -195,15 +195,5 @@ def build(
     out.print(f"built {tag}")
 
 
-def _register_service_commands() -> None:
-    from judge import service_cli
-
-    app.add_typer(service_cli.users_app, name="users")
-    app.command()(service_cli.serve)
-    app.command()(service_cli.worker)
-
-
-_register_service_commands()
-
 if __name__ == "__main__":
     app()

@@ -25,7 +25,7 @@ pytest_plugins = ["tests.utils.service_fixtures"]
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     database = SERVICE_ENV.get("JUDGE_TEST_PG_DATABASE")
     if database:
-        from judge.db.session import get_engine
+        from judge.service.db.session import get_engine
 
         get_engine().dispose()
         service_env.drop_postgres_database(database)

@@ -6,9 +6,9 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from judge import heartbeats
-from judge.celery_app import celery
-from judge.db.session import get_engine, new_session
+from judge.service import heartbeats
+from judge.service.celery_app import celery
+from judge.service.db.session import get_engine, new_session
 from judge.settings import get_settings
 from sandbox.docker_runner import connect
 

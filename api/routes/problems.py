@@ -22,10 +22,13 @@ from api.schemas import (
     VersionOut,
 )
 from api.uploads import Upload, received, uploaded_files
-from judge.access import owns_problem
-from judge.catalog import add_version, claim_slug, load_version
-from judge.celery_app import BACKGROUND_QUEUE, enqueue_submission, enqueue_validation
-from judge.db.models import (
+from judge.errors import Conflict, Forbidden, InvalidInput, NotFound
+from judge.problems import Problem, ProblemError, TestCase
+from judge.results import Verdict, json_safe
+from judge.service.access import owns_problem
+from judge.service.catalog import add_version, claim_slug, load_version
+from judge.service.celery_app import BACKGROUND_QUEUE, enqueue_submission, enqueue_validation
+from judge.service.db.models import (
     ProblemRow,
     ProblemVersion,
     Submission,
@@ -34,12 +37,9 @@ from judge.db.models import (
     VersionStatus,
     utcnow,
 )
-from judge.errors import Conflict, Forbidden, InvalidInput, NotFound
-from judge.problems import Problem, ProblemError, TestCase
-from judge.results import Verdict, json_safe
+from judge.service.stats import acceptance
+from judge.service.submissions import Mode
 from judge.settings import get_settings
-from judge.stats import acceptance
-from judge.submissions import Mode
 
 router = APIRouter(prefix="/problems", tags=["problems"])
 markdown = MarkdownIt("commonmark", {"html": False}).enable("table")  # raw HTML is escaped

@@ -13,15 +13,15 @@ from starlette.concurrency import run_in_threadpool
 from api.deps import CurrentUser, SessionDep
 from api.schemas import Page, SubmissionCreate, SubmissionOut, SubmissionSummary
 from api.waits import watcher
-from judge.access import can_see_submission, owns_problem
-from judge.catalog import load_version
-from judge.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
-from judge.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
-from judge.db.session import new_session
 from judge.errors import NotFound, Unavailable
 from judge.results import HiddenPolicy, learner_view
+from judge.service.access import can_see_submission, owns_problem
+from judge.service.catalog import load_version
+from judge.service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
+from judge.service.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
+from judge.service.db.session import new_session
+from judge.service.submissions import Mode, create_submission
 from judge.settings import get_settings
-from judge.submissions import Mode, create_submission
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from judge.private_redis import SOCKET_NAME, socket_folder
+from judge.service.private_redis import SOCKET_NAME, socket_folder
 from tests.utils.service import REFERENCE, bearer, wait_done
 from tests.utils.service_fixtures import Serve, alive, make_learners, process_tree, start_serve
 

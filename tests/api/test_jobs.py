@@ -6,9 +6,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from judge import jobs
-from judge.db.models import Submission, SubmissionStatus
-from judge.db.session import new_session
+from judge.service import jobs
+from judge.service.db.models import Submission, SubmissionStatus
+from judge.service.db.session import new_session
 from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 from sandbox.interface import Sandbox, SandboxRun, SandboxUnavailable
@@ -73,7 +73,7 @@ def test_internal_errors_are_retried_then_final(client: TestClient, tokens: Toke
 
 
 def test_one_claim_at_a_time(client: TestClient) -> None:
-    from judge import claims
+    from judge.service import claims
 
     submission_id = _queued_submission()
     with new_session() as session:
@@ -124,7 +124,7 @@ def test_any_judge_exception_is_stored_as_internal_error(client: TestClient) -> 
 def test_recovery_gives_up_after_every_attempt(client: TestClient) -> None:
     from datetime import timedelta
 
-    from judge.db.models import utcnow
+    from judge.service.db.models import utcnow
 
     attempts = get_settings().internal_error_retries + 1
     stuck = store_submission(status=SubmissionStatus.RUNNING, attempts=attempts,

@@ -100,7 +100,7 @@ def test_database_restart_and_api_kill(cluster: Cluster, tmp_path: Path,
            "JUDGE_DATA_DIR": str(tmp_path / "data"), "JUDGE_LEARNER_QUEUE_QUOTA": "100"}
     port = free_port()
     api = _api(env, port, tmp_path / "api.log")  # migrates the new database on start
-    token = subprocess.run([sys.executable, "-m", "judge.cli", "users", "create", "faulty"], env=env,
+    token = subprocess.run([sys.executable, "-m", "judge.service.cli", "users", "create", "faulty"], env=env,
                            check=True, capture_output=True, text=True).stdout.strip()
     # A short lease: a claim left behind when the database died mid-verdict lapses soon.
     workers.start(JUDGE_DATABASE_URL=cluster.url, JUDGE_DATA_DIR=str(tmp_path / "fresh-data"),

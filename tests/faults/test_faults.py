@@ -20,8 +20,8 @@ import docker
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.db.models import Submission, SubmissionStatus
-from judge.db.session import new_session
+from judge.service.db.models import Submission, SubmissionStatus
+from judge.service.db.session import new_session
 from sandbox.docker_runner import LABEL, DockerSandbox
 from tests.utils.fault_workers import Workers
 from tests.utils.service import SLOW_REFERENCE, store_submission, submit, wait_done

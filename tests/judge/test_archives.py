@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from judge.archives import MAX_MEMBERS, files_from_archive
-from judge.catalog import folder_files, problem_from_files
 from judge.problem_paths import MAX_FILES, MAX_TOTAL_BYTES
 from judge.problems import ProblemError
+from judge.service.catalog import folder_files, problem_from_files
 from judge.settings import ROOT
 from tests.conftest import FIXTURES
 

@@ -11,14 +11,14 @@ import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from judge.catalog import sync_folders
-from judge.db.migrate import upgrade
-from judge.db.models import Role, Submission, SubmissionStatus, User
-from judge.db.session import get_engine
 from judge.errors import QuotaExceeded
+from judge.service.catalog import sync_folders
+from judge.service.db.migrate import upgrade
+from judge.service.db.models import Role, Submission, SubmissionStatus, User
+from judge.service.db.session import get_engine
+from judge.service.submissions import Mode, create_submission
+from judge.service.users import create_user
 from judge.settings import get_settings
-from judge.submissions import Mode, create_submission
-from judge.users import create_user
 from tests.utils.service import REFERENCE
 from tests.utils.service_env import FIXTURE_PROBLEMS
 

@@ -9,8 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from judge.celery_app import GRADE_TASK, make_celery
-from judge.service_cli import worker_command
+from judge.service.celery_app import GRADE_TASK, make_celery
+from judge.service.cli import worker_command
 from judge.settings import get_settings
 
 

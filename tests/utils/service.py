@@ -62,8 +62,8 @@ def store_submission(user: str = "test-learner", problem: str = "secret_lookup",
     """A submission row written straight to the database, never sent to the broker."""
     from sqlalchemy import select
 
-    from judge.db.models import ProblemRow, Submission, User
-    from judge.db.session import session_scope
+    from judge.service.db.models import ProblemRow, Submission, User
+    from judge.service.db.session import session_scope
 
     with session_scope() as session:
         owner = session.scalar(select(User).where(User.name == user))

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.db.models import Role
-from judge.db.session import session_scope
-from judge.service_cli import worker_command
+from judge.service.cli import worker_command
+from judge.service.db.models import Role
+from judge.service.db.session import session_scope
+from judge.service.users import create_user
 from judge.settings import get_settings
-from judge.users import create_user
 from sandbox.docker_runner import DockerSandbox
 from tests.conftest import FIXTURES
 
@@ -191,7 +191,7 @@ def start_serve(data: Path) -> Serve:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("JUDGE_DATABASE_URL", "JUDGE_BROKER_URL")}
     env.update(JUDGE_DATA_DIR=str(data), JUDGE_PORT=str(port))
-    judge = [sys.executable, "-m", "judge.cli"]
+    judge = [sys.executable, "-m", "judge.service.cli"]
     learners = [subprocess.run([*judge, "users", "create", name], env=env, check=True, capture_output=True,
                                text=True).stdout.strip() for name in ("learner", "other")]
     with (data / "serve.log").open("wb") as sink:

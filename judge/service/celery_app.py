@@ -1,5 +1,5 @@
 """The Celery application. Redis in production, and on the embedded default too: `judge serve`
-starts a private redis-server on a Unix socket (``judge.private_redis``) and points this app at it
+starts a private redis-server on a Unix socket (``judge.service.private_redis``) and points this app at it
 with ``use_broker``. The file-system transport remains only as the fallback where no redis-server
 is installed; it does not survive many concurrent writers.
 
@@ -45,7 +45,7 @@ def transport_options(settings: Settings) -> dict[str, object]:
 
 
 def make_celery(settings: Settings) -> Celery:
-    app = Celery("judge", include=["judge.tasks"])
+    app = Celery("judge", include=["judge.service.tasks"])
     # The beat keeps its schedule there; without the folder the beat dies and nothing recovers.
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app.conf.update(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import redis
 
-from judge.supervision import Supervised
+from judge.service.supervision import Supervised
 
 SOCKET_NAME = "redis.sock"
 MAX_SOCKET_PATH = 100  # a Unix socket's path must fit in 108 bytes

@@ -8,7 +8,7 @@ import secrets
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.db.models import ApiToken, Role, User
+from judge.service.db.models import ApiToken, Role, User
 
 
 def hash_token(token: str) -> str:

@@ -3,7 +3,7 @@ everything of the problems they own; admins see everything."""
 
 from __future__ import annotations
 
-from judge.db.models import ProblemRow, Role, Submission, User
+from judge.service.db.models import ProblemRow, Role, Submission, User
 
 
 def owns_problem(user: User, problem: ProblemRow) -> bool:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from judge.catalog import sync_folders
-from judge.db.migrate import upgrade
-from judge.db.models import Role, User
-from judge.db.session import session_scope
+from judge.service.catalog import sync_folders
+from judge.service.db.migrate import upgrade
+from judge.service.db.models import Role, User
+from judge.service.db.session import session_scope
+from judge.service.users import create_user
 from judge.settings import get_settings
-from judge.users import create_user
 
 
 def prepare_database() -> list[str]:

@@ -10,20 +10,20 @@ from enum import StrEnum
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from judge import claims
-from judge.catalog import load_version
-from judge.db.models import (
+from judge.grading import grade
+from judge.problems import ProblemError
+from judge.results import Report, Verdict, safe_text
+from judge.service import claims
+from judge.service.catalog import load_version
+from judge.service.db.models import (
     ProblemVersion,
     Submission,
     SubmissionStatus,
     VersionStatus,
     utcnow,
 )
-from judge.grading import grade
-from judge.problems import ProblemError
-from judge.results import Report, Verdict, safe_text
+from judge.service.submissions import Mode
 from judge.settings import get_settings
-from judge.submissions import Mode
 from judge.validation import validate_problem
 from sandbox.interface import Sandbox, SandboxUnavailable
 

@@ -13,8 +13,8 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
 from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded, TooLarge
+from judge.service.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
 from judge.settings import get_settings
 
 

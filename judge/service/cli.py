@@ -1,4 +1,8 @@
-"""`judge serve`, `judge worker` and `judge users`: the service's command line."""
+"""The whole `judge` command: the engine's commands plus `serve`, `worker` and `users`.
+
+This is the installed entry point. The engine's own command line (``judge.cli``) stays free of
+the service, so ``python -m judge.cli`` works without a database or a queue.
+"""
 
 from __future__ import annotations
 
@@ -13,14 +17,15 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from judge.bootstrap import first_admin_token, prepare_database
-from judge.celery_app import QUEUES, use_broker
-from judge.db.models import Role
-from judge.db.session import session_scope
-from judge.private_redis import PrivateRedis, redis_binary
+from judge.cli import app
+from judge.service.bootstrap import first_admin_token, prepare_database
+from judge.service.celery_app import QUEUES, use_broker
+from judge.service.db.models import Role
+from judge.service.db.session import session_scope
+from judge.service.private_redis import PrivateRedis, redis_binary
+from judge.service.supervision import Supervised
+from judge.service.users import UserError, create_user
 from judge.settings import Settings, get_settings
-from judge.supervision import Supervised
-from judge.users import UserError, create_user
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 WORKER_STOP_SECONDS = 20.0  # a warm shutdown lets running submissions finish for this long
@@ -33,7 +38,7 @@ err = Console(stderr=True)
 def worker_command(concurrency: int) -> list[str]:
     # -B runs the beat that re-queues lost submissions inside the worker; the recovery task is
     # idempotent, so several workers each running a beat do no harm.
-    return [sys.executable, "-m", "celery", "-A", "judge.celery_app", "worker", "-B",
+    return [sys.executable, "-m", "celery", "-A", "judge.service.celery_app", "worker", "-B",
             "-Q", ",".join(QUEUES), "--concurrency", str(concurrency), "--loglevel", "INFO"]
 
 
@@ -143,3 +148,11 @@ def serve(
             stop_child()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+app.add_typer(users_app, name="users")
+app.command()(serve)
+app.command()(worker)
+
+if __name__ == "__main__":
+    app()

@@ -2,7 +2,7 @@
 seconds while it consumes, and removes it on a clean shutdown. /readyz wants one that is recent,
 so a judge whose workers all died stops saying it is ready.
 
-Connected to Celery's signals on import (``judge.tasks`` imports this module, so every worker
+Connected to Celery's signals on import (``judge.service.tasks`` imports this module, so every worker
 loads it); in the API process the signals never fire.
 """
 
@@ -20,8 +20,8 @@ from celery import signals
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from judge.db.models import WorkerHeartbeat, utcnow
-from judge.db.session import get_engine, session_scope
+from judge.service.db.models import WorkerHeartbeat, utcnow
+from judge.service.db.session import get_engine, session_scope
 from judge.settings import get_settings
 
 log = logging.getLogger(__name__)

@@ -1,11 +1,11 @@
-"""Alembic environment: the URL comes from the caller (judge.db.migrate) or the settings."""
+"""Alembic environment: the URL comes from the caller (judge.service.db.migrate) or the settings."""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from judge.db.models import Base
+from judge.service.db.models import Base
 from judge.settings import get_settings
 
 config = context.config

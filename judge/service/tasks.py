@@ -1,8 +1,8 @@
-"""Celery tasks: thin. They take ids, open a session and call judge.jobs.
+"""Celery tasks: thin. They take ids, open a session and call judge.service.jobs.
 
 Waiting out faults: when the sandbox is unavailable the task asks again later with a growing
 delay, and a database error is retried the same way; neither spends one of the submission's
-attempts (``judge.jobs``), so an outage delays verdicts and never becomes one.
+attempts (``judge.service.jobs``), so an outage delays verdicts and never becomes one.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from judge import heartbeats, jobs
-from judge.celery_app import GRADE_TASK, RECOVER_TASK, VALIDATE_TASK, celery, enqueue_submission
-from judge.db.session import new_session
 from judge.sandboxes import docker_sandbox
+from judge.service import heartbeats, jobs
+from judge.service.celery_app import GRADE_TASK, RECOVER_TASK, VALIDATE_TASK, celery, enqueue_submission
+from judge.service.db.session import new_session
 from sandbox.interface import Sandbox
 
 MAX_BACKOFF = 60.0

@@ -16,9 +16,9 @@ from types import TracebackType
 from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from judge.db.models import Submission, SubmissionStatus, TestResultRow, utcnow
-from judge.db.session import new_session
 from judge.results import Report, safe_text
+from judge.service.db.models import Submission, SubmissionStatus, TestResultRow, utcnow
+from judge.service.db.session import new_session
 from judge.settings import get_settings
 
 
