@@ -4,23 +4,14 @@ Run from anywhere: python problems/bleu_1gram/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import copy
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 20240611
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("bleu_1gram_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.bleu_1gram
 
 
 EDGE_CASES = [
@@ -85,7 +76,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    bleu_1gram = load_reference()
+    bleu_1gram = load_reference(FOLDER).bleu_1gram
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     pool_names = sorted(POOLS)
@@ -102,21 +93,8 @@ def main():
     candidate = [rng.choice("abcdef") for _ in range(3100)]
     cases.append(("long_small_vocabulary", reference, candidate))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, reference, candidate in cases:
-        assert name not in public_names, name
-        args = [reference, candidate]
-        before = copy.deepcopy(args)
-        value = bleu_1gram(*args)
-        assert args == before, f"reference mutated its arguments in {name}"
-        assert type(value) is float and math.isfinite(value), (name, value)
-        tests.append({"name": name, "args": args, "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(text.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [reference, candidate]) for name, reference, candidate in cases], bleu_1gram,
+                 check=lambda value: type(value) is float and math.isfinite(value))
 
 
 if __name__ == "__main__":

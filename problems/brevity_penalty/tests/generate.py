@@ -4,23 +4,14 @@ Run from anywhere: python problems/brevity_penalty/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 1602
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("brevity_penalty_reference",
-                                                  FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.brevity_penalty
 
 
 EDGE_CASES = [
@@ -61,7 +52,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    brevity_penalty = load_reference()
+    brevity_penalty = load_reference(FOLDER).brevity_penalty
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(26):
@@ -80,18 +71,8 @@ def main():
             c = rng.randint(1, r - 1)
         cases.append((f"random_{i:02d}", c, r))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, c, r in cases:
-        assert name not in public_names, name
-        value = brevity_penalty(c, r)
-        assert type(value) is float and math.isfinite(value), (name, value)
-        tests.append({"name": name, "args": [c, r], "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(text.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [c, r]) for name, c, r in cases], brevity_penalty,
+                 check=lambda value: type(value) is float and math.isfinite(value))
 
 
 if __name__ == "__main__":

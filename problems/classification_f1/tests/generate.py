@@ -4,23 +4,14 @@ Run from anywhere: python problems/classification_f1/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import copy
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 31337
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("classification_f1_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.classification_f1
 
 
 GOLD = ["pos", "neg", "neu", "pos", "neg", "pos"]
@@ -116,7 +107,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    classification_f1 = load_reference()
+    classification_f1 = load_reference(FOLDER).classification_f1
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(27):
@@ -128,28 +119,8 @@ def main():
     for average in ("macro", "micro", "weighted"):
         cases.append((f"long_{average}", [y_true, y_pred], {"average": average}))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, args, kwargs in cases:
-        assert name not in public_names, name
-        before = copy.deepcopy((args, kwargs))
-        test = {"name": name, "args": args}
-        if kwargs:
-            test["kwargs"] = kwargs
-        try:
-            value = classification_f1(*args, **kwargs)
-        except ValueError:
-            test["raises"] = "ValueError"
-        else:
-            assert type(value) is float and math.isfinite(value) and 0.0 <= value <= 1.0, (name, value)
-            test["expected"] = value
-        assert (args, kwargs) == before, f"reference mutated its arguments in {name}"
-        tests.append(test)
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, cases, classification_f1, raises=ValueError,
+                 check=lambda value: type(value) is float and math.isfinite(value) and 0.0 <= value <= 1.0)
 
 
 if __name__ == "__main__":

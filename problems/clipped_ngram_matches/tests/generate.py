@@ -4,23 +4,13 @@ Run from anywhere: python problems/clipped_ngram_matches/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import copy
-import importlib.util
-import json
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 5150
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("clipped_ngram_matches_reference",
-                                                  FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.clipped_ngram_matches
 
 
 SENT_REF = ["the", "cat", "sat", "on", "the", "mat"]
@@ -87,7 +77,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    clipped_ngram_matches = load_reference()
+    clipped_ngram_matches = load_reference(FOLDER).clipped_ngram_matches
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(28):
@@ -107,25 +97,8 @@ def main():
     cases.append(("long_n4", reference, candidate, 4))
     cases.append(("long_n1", reference, candidate, 1))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, reference, candidate, n in cases:
-        assert name not in public_names, name
-        args = [reference, candidate, n]
-        before = copy.deepcopy(args)
-        try:
-            value = clipped_ngram_matches(*args)
-        except ValueError:
-            tests.append({"name": name, "args": args, "raises": "ValueError"})
-            continue
-        assert args == before, f"reference mutated its arguments in {name}"
-        assert type(value) is int, (name, value)
-        tests.append({"name": name, "args": args, "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(text.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [reference, candidate, n]) for name, reference, candidate, n in cases],
+                 clipped_ngram_matches, raises=ValueError, check=lambda value: type(value) is int)
 
 
 if __name__ == "__main__":

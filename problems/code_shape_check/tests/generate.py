@@ -5,21 +5,13 @@ Expected values come from reference.py; the random cases use a fixed seed, so th
 """
 
 import copy
-import importlib.util
-import json
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 20261030
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.code_shape_check
 
 
 def f(body, params="x", name="f", prefix=""):
@@ -137,7 +129,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    reference = load_reference()
+    reference = load_reference(FOLDER).code_shape_check
     rng = random.Random(SEED)
     cases = list(HAND)
     for i in range(24):
@@ -148,16 +140,7 @@ def main():
                 args.append(rng.sample(NEEDLES, rng.randrange(0, 3)))
         cases.append((f"random_{i:02d}", args))
 
-    public = json.loads((TESTS / "public.json").read_text(encoding="utf-8"))
-    taken = {t["name"] for t in public}
-    tests = []
-    for name, args in cases:
-        assert name not in taken, name
-        taken.add(name)
-        tests.append({"name": name, "args": args, "expected": reference(*copy.deepcopy(args))})
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests to {TESTS / 'hidden.json'}")
+    write_hidden(FOLDER, cases, reference)
 
 
 if __name__ == "__main__":

@@ -4,23 +4,14 @@ Run from anywhere: python problems/exact_match_explain/tests/generate.py
 Expected values come from reference.py; the random cases use a fixed seed, so the output is stable.
 """
 
-import copy
-import importlib.util
-import json
 import random
 import unicodedata
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 20260311
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.exact_match_explain
 
 
 HAND = [
@@ -103,7 +94,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    reference = load_reference()
+    reference = load_reference(FOLDER).exact_match_explain
     rng = random.Random(SEED)
     cases = [(name, [e, a]) for name, e, a in HAND]
     for i in range(24):
@@ -112,17 +103,7 @@ def main():
         pair = [base, other] if rng.random() < 0.5 else [other, base]
         cases.append((f"random_{i:02d}", pair))
 
-    public = json.loads((TESTS / "public.json").read_text(encoding="utf-8"))
-    taken = {t["name"] for t in public}
-    tests = []
-    for name, args in cases:
-        assert name not in taken, name
-        taken.add(name)
-        expected = reference(*copy.deepcopy(args))
-        tests.append({"name": name, "args": args, "expected": expected})
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests to {TESTS / 'hidden.json'}")
+    write_hidden(FOLDER, cases, reference)
 
 
 if __name__ == "__main__":

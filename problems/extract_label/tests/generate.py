@@ -4,25 +4,16 @@ Run from anywhere: python problems/extract_label/tests/generate.py
 Expected values come from reference.py; the random cases use a fixed seed, so the output is stable.
 """
 
-import copy
-import importlib.util
-import json
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 31337
 
 SENTIMENT = ["positive", "negative", "neutral"]
 GRADED = ["positive", "very positive", "negative", "very negative"]
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 HAND = [
@@ -110,7 +101,7 @@ FUZZ_LABELS = ["positive", "very positive", "negative", "very negative", "neutra
 
 def fuzz_inputs(rng, count):
     """`count` random inputs as (args, kwargs) pairs, for the mutation test (judge/mutation/)."""
-    module = load_reference()
+    module = load_reference(FOLDER)
     # Code points on both sides of each edge of the spaceless ranges.
     edges = [chr(c) for lo, hi in module.SPACELESS for c in (lo - 1, lo, hi, hi + 1)]
     inputs = []
@@ -133,7 +124,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    module = load_reference()
+    module = load_reference(FOLDER)
     reference = module.extract_label
     rng = random.Random(SEED)
     cases = list(HAND) + spaceless_edges(module)
@@ -150,18 +141,10 @@ def main():
         joiner = "" if labels[0] in ("บวก", "ポジティブ") and rng.random() < 0.5 else " "
         cases.append((f"random_{i:02d}", [joiner.join(words), list(labels)]))
 
-    public = json.loads((TESTS / "public.json").read_text(encoding="utf-8"))
-    taken = {t["name"] for t in public}
-    tests = []
-    for name, args in cases:
-        assert name not in taken, name
-        taken.add(name)
+    for name, args in cases:  # the statement promises labels distinct after normalization
         normalized = [module._normalize(label) for label in args[1] if module._normalize(label)]
         assert len(set(normalized)) == len(normalized), name
-        tests.append({"name": name, "args": args, "expected": reference(*copy.deepcopy(args))})
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests to {TESTS / 'hidden.json'}")
+    write_hidden(FOLDER, cases, reference)
 
 
 if __name__ == "__main__":

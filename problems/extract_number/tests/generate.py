@@ -4,23 +4,14 @@ Run from anywhere: python problems/extract_number/tests/generate.py
 Expected values come from reference.py; the random cases use a fixed seed, so the output is stable.
 """
 
-import copy
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 4242
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.extract_number
 
 
 HAND = [
@@ -140,7 +131,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    reference = load_reference()
+    reference = load_reference(FOLDER).extract_number
     rng = random.Random(SEED)
     cases = list(HAND)
     for i in range(36):
@@ -150,24 +141,8 @@ def main():
             text = random_text(rng)
         cases.append((f"random_{i:02d}", [text, rng.choice(["whole", "first", "last"])]))
 
-    public = json.loads((TESTS / "public.json").read_text(encoding="utf-8"))
-    taken = {t["name"] for t in public}
-    tests = []
-    for name, args in cases:
-        assert name not in taken, name
-        taken.add(name)
-        test = {"name": name, "args": args}
-        try:
-            expected = reference(*copy.deepcopy(args))
-        except ValueError:
-            test["raises"] = "ValueError"
-        else:
-            assert expected is None or math.isfinite(expected), name
-            test["expected"] = expected
-        tests.append(test)
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests to {TESTS / 'hidden.json'}")
+    write_hidden(FOLDER, cases, reference, raises=ValueError,
+                 check=lambda value: value is None or math.isfinite(value))
 
 
 if __name__ == "__main__":

@@ -5,22 +5,13 @@ Expected values come from reference.py in the problem folder. The largest tests 
 2,000 tokens; an exponential solution times out on them (and on the medium ones).
 """
 
-import copy
-import importlib.util
-import json
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 1970
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("lcs_length_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.lcs_length
 
 
 EDGE_CASES = [
@@ -66,7 +57,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    lcs_length = load_reference()
+    lcs_length = load_reference(FOLDER).lcs_length
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     # Small random cases: lists of up to 9 tokens.
@@ -100,21 +91,8 @@ def main():
         b[rng.randrange(2000)] = "z"
     cases.append(("large_nearly_identical", a, b))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, a, b in cases:
-        assert name not in public_names, name
-        args = [a, b]
-        before = copy.deepcopy(args)
-        value = lcs_length(*args)
-        assert args == before, f"reference mutated its arguments in {name}"
-        assert type(value) is int, (name, value)
-        tests.append({"name": name, "args": args, "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(text.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [a, b]) for name, a, b in cases], lcs_length,
+                 check=lambda value: type(value) is int)
 
 
 if __name__ == "__main__":

@@ -4,22 +4,13 @@ Run from anywhere: python problems/mcq_answer/tests/generate.py
 Expected values come from reference.py; the random cases use a fixed seed, so the output is stable.
 """
 
-import copy
-import importlib.util
-import json
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 1984
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.mcq_answer
 
 
 HAND = [
@@ -92,7 +83,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    reference = load_reference()
+    reference = load_reference(FOLDER).mcq_answer
     rng = random.Random(SEED)
     cases = list(HAND)
     for i in range(26):
@@ -101,20 +92,7 @@ def main():
         kwargs = {} if rng.random() < 0.6 else {"options": rng.choice(["AB", "ABC", "ABCDE"])}
         cases.append((f"random_{i:02d}", [reply], kwargs))
 
-    public = json.loads((TESTS / "public.json").read_text(encoding="utf-8"))
-    taken = {t["name"] for t in public}
-    tests = []
-    for name, args, kwargs in cases:
-        assert name not in taken, name
-        taken.add(name)
-        test = {"name": name, "args": args}
-        if kwargs:
-            test["kwargs"] = kwargs
-        test["expected"] = reference(*copy.deepcopy(args), **kwargs)
-        tests.append(test)
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests to {TESTS / 'hidden.json'}")
+    write_hidden(FOLDER, cases, reference)
 
 
 if __name__ == "__main__":

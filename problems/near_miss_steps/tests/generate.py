@@ -4,21 +4,13 @@ Run from anywhere: python problems/near_miss_steps/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import importlib.util
-import json
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 7007
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("near_miss_steps_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.near_miss_steps
 
 
 EDGE_CASES = [
@@ -114,7 +106,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    near_miss_steps = load_reference()
+    near_miss_steps = load_reference(FOLDER).near_miss_steps
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(30):
@@ -128,18 +120,8 @@ def main():
             actual = perturb(rng, expected)
         cases.append((f"random_{i:02d}", expected, actual))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, expected, actual in cases:
-        assert name not in public_names, name
-        value = near_miss_steps(expected, actual)
-        assert type(value) is list and all(type(step) is str for step in value), name
-        tests.append({"name": name, "args": [expected, actual], "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [expected, actual]) for name, expected, actual in cases], near_miss_steps,
+                 check=lambda value: type(value) is list and all(type(step) is str for step in value))
 
 
 if __name__ == "__main__":

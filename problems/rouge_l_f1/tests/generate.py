@@ -4,22 +4,14 @@ Run from anywhere: python problems/rouge_l_f1/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 4242
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("rouge_l_f1_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.rouge_l_f1
 
 
 EDGE_CASES = [
@@ -108,7 +100,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    rouge_l_f1 = load_reference()
+    rouge_l_f1 = load_reference(FOLDER).rouge_l_f1
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(24):
@@ -126,18 +118,8 @@ def main():
         expected = mutate(rng, output) if n > 100 else random_text(rng, n)
         cases.append((f"long_{i}", output, expected))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, output, expected in cases:
-        assert name not in public_names, name
-        value = rouge_l_f1(output, expected)
-        assert type(value) is float and math.isfinite(value), (name, value)
-        tests.append({"name": name, "args": [output, expected], "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(text.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [output, expected]) for name, output, expected in cases], rouge_l_f1,
+                 check=lambda value: type(value) is float and math.isfinite(value))
 
 
 if __name__ == "__main__":

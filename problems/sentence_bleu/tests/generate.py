@@ -4,23 +4,14 @@ Run from anywhere: python problems/sentence_bleu/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import copy
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 4042014
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("sentence_bleu_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.sentence_bleu
 
 
 EDGE_CASES = [
@@ -118,7 +109,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    sentence_bleu = load_reference()
+    sentence_bleu = load_reference(FOLDER).sentence_bleu
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(30):
@@ -131,21 +122,9 @@ def main():
     references = [" ".join(base)] + [perturb(rng, " ".join(base)) for _ in range(3)]
     cases.append(("long_four_references", perturb(rng, " ".join(base)), references))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, hypothesis, references in cases:
-        assert name not in public_names, name
-        args = [hypothesis, references]
-        before = copy.deepcopy(args)
-        value = sentence_bleu(*args)
-        assert args == before, f"reference mutated its arguments in {name}"
-        assert type(value) is float and math.isfinite(value) and 0.0 <= value <= 1.0, (name, value)
-        tests.append({"name": name, "args": args, "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [hypothesis, references]) for name, hypothesis, references in cases],
+                 sentence_bleu,
+                 check=lambda value: type(value) is float and math.isfinite(value) and 0.0 <= value <= 1.0)
 
 
 if __name__ == "__main__":

@@ -4,23 +4,14 @@ Run from anywhere: python problems/squad_normalize/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import importlib.util
-import json
 import random
 import string
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 1989
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("squad_normalize_reference",
-                                                  FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.squad_normalize
 
 
 EDGE_CASES = [
@@ -93,25 +84,15 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    squad_normalize = load_reference()
+    squad_normalize = load_reference(FOLDER).squad_normalize
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(26):
         cases.append((f"random_{i:02d}", random_text(rng, rng.choice([1, 2, 4, 8, 16]))))
     cases.append(("long_text", random_text(rng, 400)))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, text in cases:
-        assert name not in public_names, name
-        value = squad_normalize(text)
-        assert type(value) is str, (name, value)
-        tests.append({"name": name, "args": [text], "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(text.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [text]) for name, text in cases], squad_normalize,
+                 check=lambda value: type(value) is str)
 
 
 if __name__ == "__main__":

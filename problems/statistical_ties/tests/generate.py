@@ -4,22 +4,13 @@ Run from anywhere: python problems/statistical_ties/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import copy
-import importlib.util
-import json
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 404
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("statistical_ties_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.statistical_ties
 
 
 EDGE_CASES = [
@@ -76,28 +67,21 @@ def fuzz_inputs(rng, count):
     return inputs
 
 
+def as_called(args, kwargs):
+    """JSON has no tuples: the judge passes each system's scores as the declared tuple."""
+    [results] = args
+    return [{key: tuple(value) for key, value in results.items()}], kwargs
+
+
 def main():
-    statistical_ties = load_reference()
+    statistical_ties = load_reference(FOLDER).statistical_ties
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(28):
         cases.append((f"random_{i:02d}", random_results(rng)))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, results in cases:
-        assert name not in public_names, name
-        argument = {key: tuple(value) for key, value in results.items()}
-        before = copy.deepcopy(argument)
-        value = statistical_ties(argument)
-        assert argument == before, f"reference mutated its argument in {name}"
-        assert type(value) is list and value == sorted(value), name
-        tests.append({"name": name, "args": [results], "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [results]) for name, results in cases], statistical_ties, convert=as_called,
+                 check=lambda value: type(value) is list and value == sorted(value))
 
 
 if __name__ == "__main__":

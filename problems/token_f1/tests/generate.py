@@ -4,23 +4,14 @@ Run from anywhere: python problems/token_f1/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import copy
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 7310
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("token_f1_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.token_f1
 
 
 EDGE_CASES = [
@@ -121,7 +112,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    token_f1 = load_reference()
+    token_f1 = load_reference(FOLDER).token_f1
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(30):
@@ -138,21 +129,8 @@ def main():
     references = [" ".join(rng.choice(vocab) for _ in range(1200)) for _ in range(3)]
     cases.append(("long_texts", prediction, references))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, prediction, references in cases:
-        assert name not in public_names, name
-        args = [prediction, references]
-        before = copy.deepcopy(args)
-        value = token_f1(*args)
-        assert args == before, f"reference mutated its arguments in {name}"
-        assert type(value) is float and math.isfinite(value), (name, value)
-        tests.append({"name": name, "args": args, "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    text = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(text, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(text.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [prediction, references]) for name, prediction, references in cases],
+                 token_f1, check=lambda value: type(value) is float and math.isfinite(value))
 
 
 if __name__ == "__main__":

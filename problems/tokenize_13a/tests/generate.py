@@ -4,21 +4,13 @@ Run from anywhere: python problems/tokenize_13a/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import importlib.util
-import json
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 13013
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("tokenize_13a_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.tokenize_13a
 
 
 EDGE_CASES = [
@@ -81,7 +73,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    tokenize_13a = load_reference()
+    tokenize_13a = load_reference(FOLDER).tokenize_13a
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(26):
@@ -92,18 +84,8 @@ def main():
         cases.append((f"random_digits_and_separators_{i:02d}", text))
     cases.append(("long_text", random_text(rng, 3000)))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, text in cases:
-        assert name not in public_names, name
-        value = tokenize_13a(text)
-        assert type(value) is list and all(type(tok) is str for tok in value), name
-        tests.append({"name": name, "args": [text], "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [text]) for name, text in cases], tokenize_13a,
+                 check=lambda value: type(value) is list and all(type(token) is str for token in value))
 
 
 if __name__ == "__main__":

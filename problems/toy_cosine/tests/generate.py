@@ -4,22 +4,14 @@ Run from anywhere: python problems/toy_cosine/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 3003
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("toy_cosine_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.toy_cosine
 
 
 EDGE_CASES = [
@@ -74,7 +66,7 @@ def fuzz_inputs(rng, count):
 
 
 def main():
-    toy_cosine = load_reference()
+    toy_cosine = load_reference(FOLDER).toy_cosine
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(28):
@@ -83,19 +75,9 @@ def main():
     long_reference = " ".join(rng.choice(WORDS) for _ in range(2000))
     cases.append(("long_texts", long_candidate, long_reference))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, candidate, reference in cases:
-        assert name not in public_names, name
-        value = toy_cosine(candidate, reference)
-        assert value is None or (type(value) is float and math.isfinite(value)
-                                 and -1e-12 <= value <= 1 + 1e-12), (name, value)
-        tests.append({"name": name, "args": [candidate, reference], "expected": value})
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, [(name, [candidate, reference]) for name, candidate, reference in cases], toy_cosine,
+                 check=lambda value: value is None or (type(value) is float and math.isfinite(value)
+                                                       and -1e-12 <= value <= 1 + 1e-12))
 
 
 if __name__ == "__main__":

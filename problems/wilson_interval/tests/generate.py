@@ -4,22 +4,14 @@ Run from anywhere: python problems/wilson_interval/tests/generate.py
 Expected values come from reference.py in the problem folder.
 """
 
-import importlib.util
-import json
 import math
 import random
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
-FOLDER = TESTS.parent
+from judge.generation import load_reference, write_hidden
+
+FOLDER = Path(__file__).resolve().parents[1]
 SEED = 1927
-
-
-def load_reference():
-    spec = importlib.util.spec_from_file_location("wilson_interval_reference", FOLDER / "reference.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.wilson_interval
 
 
 # (name, args, kwargs)
@@ -67,8 +59,19 @@ def fuzz_inputs(rng, count):
     return inputs
 
 
+def as_called(args, kwargs):
+    """z is declared float: the judge passes a JSON integer z (here `{"z": 1}`) as a float."""
+    return list(args[:2]) + [float(a) for a in args[2:]], {key: float(value) for key, value in kwargs.items()}
+
+
+def is_interval(value):
+    lower, upper = value
+    return (type(lower) is float and type(upper) is float and math.isfinite(lower) and math.isfinite(upper)
+            and 0.0 <= lower <= upper <= 1.0)
+
+
 def main():
-    wilson_interval = load_reference()
+    wilson_interval = load_reference(FOLDER).wilson_interval
     rng = random.Random(SEED)
     cases = list(EDGE_CASES)
     for i in range(24):
@@ -83,30 +86,7 @@ def main():
         else:
             cases.append((f"random_any_z_{i:02d}", [correct, n, round(rng.uniform(0.1, 5.0), 4)], {}))
 
-    public_names = {t["name"] for t in json.loads((TESTS / "public.json").read_text("utf-8"))}
-    tests = []
-    for name, args, kwargs in cases:
-        assert name not in public_names, name
-        call_kwargs = {key: float(value) for key, value in kwargs.items()}
-        call_args = list(args[:2]) + [float(a) for a in args[2:]]
-        test = {"name": name, "args": args}
-        if kwargs:
-            test["kwargs"] = kwargs
-        try:
-            lower, upper = wilson_interval(*call_args, **call_kwargs)
-        except ValueError:
-            test["raises"] = "ValueError"
-        else:
-            assert type(lower) is float and type(upper) is float, name
-            assert math.isfinite(lower) and math.isfinite(upper), name
-            assert 0.0 <= lower <= upper <= 1.0, (name, lower, upper)
-            test["expected"] = [lower, upper]
-        tests.append(test)
-    names = [t["name"] for t in tests]
-    assert len(names) == len(set(names))
-    out = json.dumps(tests, indent=1, ensure_ascii=False) + "\n"
-    (TESTS / "hidden.json").write_text(out, encoding="utf-8")
-    print(f"wrote {len(tests)} tests, {len(out.encode('utf-8'))} bytes")
+    write_hidden(FOLDER, cases, wilson_interval, raises=ValueError, convert=as_called, check=is_interval)
 
 
 if __name__ == "__main__":
