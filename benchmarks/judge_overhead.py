@@ -14,7 +14,6 @@ import statistics
 import time
 from pathlib import Path
 
-from judge.checkers import CHECKERS
 from judge.grading import grade
 from judge.problems import Problem, find_problem
 from judge.results import Verdict
@@ -29,12 +28,11 @@ def plain_python_once(problem: Problem, folder: Path) -> float:
     started = time.perf_counter()
     spec.loader.exec_module(module)
     function = getattr(module, problem.function)
-    check = CHECKERS[problem.checker.name]
     for test in problem.tests():
         if test.raises:
             continue
         value = function(*test.args, **test.kwargs)
-        assert check(test.expected, value, problem.checker) is None, test.name
+        assert problem.checker.check(test.expected, value) is None, test.name
     return time.perf_counter() - started
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 
-from judge.checkers import CHECKERS, type_name
+from judge.checkers import check_exact, type_name
 from judge.explanations import explain, explain_mutation
 from judge.problems import Problem, TestCase
 from judge.results import (
@@ -79,7 +79,7 @@ def _changed_argument(problem: Problem, test: TestCase, call: CallResult) -> Jud
     arguments = list(zip(names, test.args, after_args, strict=False)) + [
         (name, before, after_kwargs.get(name)) for name, before in test.kwargs.items()]
     for name, before, after in arguments:
-        if CHECKERS["exact"](before, after, problem.checker):
+        if check_exact(before, after):
             return (TestStatus.WRONG_ANSWER, explain_mutation(name, before, after),
                     "the function changed one of its arguments")
     return None
@@ -92,7 +92,7 @@ def judge_call(problem: Problem, test: TestCase, call: CallResult) -> Judgement:
             return (TestStatus.WRONG_ANSWER,
                     f"expected the call to raise {test.raises}, but it returned a value",
                     f"expected an exception ({test.raises})")
-        mismatch = CHECKERS[problem.checker.name](test.expected, call.value, problem.checker)
+        mismatch = problem.checker.check(test.expected, call.value)
         if mismatch:
             category = None
             if mismatch.kind == "type" and not mismatch.path:

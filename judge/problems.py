@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge.checkers import CheckerError, CheckerSpec, parse_checker
 from judge.results import HiddenPolicy, Verdict
 from judge.value_types import TypeSpec, TypeSpecError, from_json, parse_type
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DIFFICULTIES = ("easy", "medium", "hard")
-CHECKERS = ("exact", "float")  # judge.checkers.CHECKERS; a test keeps the two in step
 HIDDEN_POLICIES = tuple(p.value for p in HiddenPolicy)
 VERDICT_LINE = re.compile(r"^#\s*verdict:\s*(\w+)\s*$")
 TEST_KEYS = {"name", "args", "kwargs", "expected", "raises", "explanation"}
@@ -37,13 +37,6 @@ class ProblemLimits:
     time_per_test: float = 2.0
     time_per_submission: float = 60.0
     memory_mb: int = 256
-
-
-@dataclass(frozen=True)
-class CheckerSpec:
-    name: str = "exact"
-    abs_tol: float = 0.0
-    rel_tol: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -300,14 +293,10 @@ def load_problem(folder: Path) -> Problem:
     if not 32 <= limits.memory_mb <= 4096:
         raise ProblemError(f"{file}: limits.memory_mb must be between 32 and 4096")
 
-    chk = top.table("checker", {"name", "abs_tol", "rel_tol"})
-    checker = CheckerSpec(chk.get("name", str, "exact"), chk.get("abs_tol", float, 0.0),
-                          chk.get("rel_tol", float, 0.0))
-    if checker.name not in CHECKERS:
-        valid = ", ".join(CHECKERS)
-        raise ProblemError(
-            f"{file}: unknown checker.name {checker.name!r}; valid checkers are {valid}"
-        )
+    try:  # judge.checkers.REGISTRY knows each checker's name and parameters
+        checker = parse_checker(top.get("checker", dict, {}), file)
+    except CheckerError as exc:
+        raise ProblemError(str(exc)) from exc
 
     rule = top.table("rules", {"immutable_arguments", "forbidden_imports", "forbidden_calls"})
     rules = Rules(

@@ -12,11 +12,8 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from judge.checkers import CHECKERS, Mismatch
-from judge.problems import CheckerSpec
+from judge.checkers import CheckerSpec, check_exact
 from sandbox import codec
-
-Check = Callable[[Any, Any, CheckerSpec], Mismatch | None]
 
 
 class CallTimeout(BaseException):
@@ -73,10 +70,9 @@ def load_function(source: str, name: str, seconds: float) -> Callable[..., Any]:
     return function  # type: ignore[no-any-return]
 
 
-def checker(job: dict[str, Any]) -> tuple[CheckerSpec, Check]:
-    """The job's checker settings and the judge's checker function they name."""
-    spec = CheckerSpec(**job["checker"])
-    return spec, CHECKERS[spec.name]
+def checker(job: dict[str, Any]) -> CheckerSpec:
+    """The job's checker, from the ``CheckerSpec.as_dict()`` form the parent wrote."""
+    return CheckerSpec.from_dict(job["checker"], "job checker")
 
 
 def decode_arguments(case: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
@@ -90,11 +86,12 @@ def short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def changed_arguments(done: Call, args: list[Any], kwargs: dict[str, Any], spec: CheckerSpec) -> bool:
-    """Whether the call left any argument different from ``args``/``kwargs`` (its inputs before)."""
+def changed_arguments(done: Call, args: list[Any], kwargs: dict[str, Any]) -> bool:
+    """Whether the call left any argument different from ``args``/``kwargs`` (its inputs before),
+    compared exactly whatever the problem's checker: a float argument nudged within tolerance changed."""
     if done.args_after is None:
         return False
     after_args, after_kwargs = done.args_after
-    return any(CHECKERS["exact"](b, a, spec) for b, a in zip(args, after_args, strict=False)) or any(
-        CHECKERS["exact"](v, after_kwargs.get(k), spec) for k, v in kwargs.items()
+    return any(check_exact(b, a) for b, a in zip(args, after_args, strict=False)) or any(
+        check_exact(v, after_kwargs.get(k)) for k, v in kwargs.items()
     )

@@ -86,7 +86,7 @@ def _describe(done: Call) -> str:
 
 def compare(job: dict[str, Any]) -> str | None:
     """In the child: the first input where the mutant and the reference differ, in words; None if none."""
-    spec, check = checker(job)
+    spec = checker(job)
     reference = load_function(job["reference"], job["function"], job["seconds"])
     mutant = load_function(job["source"], job["function"], job["seconds"])
     for number, case in enumerate(job["cases"]):
@@ -98,8 +98,8 @@ def compare(job: dict[str, Any]) -> str | None:
         if want.error is not None or got.error is not None or got.timed_out:
             agree = want.error == got.error and not got.timed_out
         else:
-            agree = repr(want.value) == repr(got.value) or check(want.value, got.value, spec) is None
-        if agree and job["immutable"] and changed_arguments(got, args, kwargs, spec):
+            agree = repr(want.value) == repr(got.value) or spec.check(want.value, got.value) is None
+        if agree and job["immutable"] and changed_arguments(got, args, kwargs):
             agree = False
         if not agree:
             shown = ", ".join([short(a) for a in args] + [f"{k}={short(v)}" for k, v in kwargs.items()])

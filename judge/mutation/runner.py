@@ -59,9 +59,7 @@ def encode_case(name: str, args: Sequence[Any], kwargs: dict[str, Any], expected
 
 def base_job(problem: Problem, source: str) -> dict[str, Any]:
     """What every job needs: the code, the function's name, the checker, the rules and the time limit."""
-    spec = problem.checker
-    return {"source": source, "function": problem.function,
-            "checker": {"name": spec.name, "abs_tol": spec.abs_tol, "rel_tol": spec.rel_tol},
+    return {"source": source, "function": problem.function, "checker": problem.checker.as_dict(),
             "immutable": problem.rules.immutable_arguments, "seconds": problem.limits.time_per_test}
 
 
@@ -76,7 +74,7 @@ def failure_reason(problem: Problem, source: str) -> str | None:
 
 def check_tests(job: dict[str, Any]) -> str | None:
     """In the child: the first test the mutant fails, in words; None when it passes them all."""
-    spec, check = checker(job)
+    spec = checker(job)
     function = load_function(job["source"], job["function"], job["seconds"])
     for case in job["cases"]:
         args, kwargs = decode_arguments(case)
@@ -92,8 +90,8 @@ def check_tests(job: dict[str, Any]) -> str | None:
         if case["raises"] is not None:
             return f"{where}: returned {short(done.value)} instead of raising {case['raises']}"
         expected = codec.decode(case["expected"])
-        if check(expected, done.value, spec):
+        if spec.check(expected, done.value):
             return f"{where}: expected {short(expected)}, got {short(done.value)}"
-        if job["immutable"] and changed_arguments(done, before_args, before_kwargs, spec):
+        if job["immutable"] and changed_arguments(done, before_args, before_kwargs):
             return f"{where}: changed an argument"
     return None

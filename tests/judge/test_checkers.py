@@ -4,12 +4,11 @@ import math
 
 import pytest
 
-from judge.checkers import check_exact, check_float
-from judge.problems import CheckerSpec
+from judge.checkers import ExactParams, FloatParams, check_exact, check_float
 from sandbox.codec import Opaque
 
-EXACT = CheckerSpec("exact")
-FLOAT = CheckerSpec("float", abs_tol=1e-9, rel_tol=1e-6)
+EXACT = ExactParams()
+FLOAT = FloatParams(abs_tol=1e-9, rel_tol=1e-6)
 
 
 @pytest.mark.parametrize(

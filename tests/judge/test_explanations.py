@@ -1,16 +1,15 @@
 from __future__ import annotations
 
-from judge.checkers import check_exact, check_float
+from judge.checkers import CheckerSpec, FloatParams
 from judge.explanations import explain, explain_mutation
-from judge.problems import CheckerSpec
 from sandbox.codec import Opaque
 
-FLOAT = CheckerSpec("float", abs_tol=1e-9, rel_tol=1e-9)
+FLOAT = CheckerSpec("float", FloatParams(abs_tol=1e-9, rel_tol=1e-9))
 EXACT = CheckerSpec("exact")
 
 
 def why(expected: object, actual: object, spec: CheckerSpec = EXACT) -> str:
-    mismatch = (check_float if spec.name == "float" else check_exact)(expected, actual, spec)
+    mismatch = spec.check(expected, actual)
     assert mismatch is not None
     return explain(mismatch)
 
