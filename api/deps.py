@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import Depends, HTTPException
+from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
-from judge.service.db.models import Role, User
+from judge.errors import Unauthorized
+from judge.service.access import Action, authorize
+from judge.service.db.models import User
 from judge.service.db.session import new_session
 from judge.service.users import user_for_token
 
@@ -29,15 +31,14 @@ def current_user(
 ) -> User:
     """The token's user, detached: its own short session returns the connection to the pool at
     once, so a request that then waits (``?wait=``) holds none."""
-    challenge = {"WWW-Authenticate": "Bearer"}
     if credentials is None:
-        raise HTTPException(401, "send an API token: Authorization: Bearer <token>", challenge)
+        raise Unauthorized("send an API token: Authorization: Bearer <token>")
     with new_session() as session:
         user = user_for_token(session, credentials.credentials)
         if user is not None:
             session.expunge(user)
     if user is None:
-        raise HTTPException(401, "the API token is not valid", challenge)
+        raise Unauthorized("the API token is not valid")
     return user
 
 
@@ -45,8 +46,7 @@ CurrentUser = Annotated[User, Depends(current_user)]
 
 
 def instructor(user: CurrentUser) -> User:
-    if user.role not in (Role.INSTRUCTOR, Role.ADMIN):
-        raise HTTPException(403, "only instructors and admins may do this")
+    authorize(user, Action.AUTHOR)
     return user
 
 

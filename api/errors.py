@@ -9,7 +9,8 @@ from starlette.exceptions import HTTPException
 
 from judge.errors import DomainError
 
-STATUS = {
+STATUS = {  # the one map from the judge's error codes to HTTP
+    "unauthorized": 401,
     "not_found": 404,
     "forbidden": 403,
     "too_large": 413,
@@ -36,7 +37,9 @@ def _where(loc: tuple[int | str, ...]) -> str:
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
+        if exc.code == "unauthorized":
+            headers["WWW-Authenticate"] = "Bearer"
         return error_response(STATUS.get(exc.code, 400), exc.code, exc.message, headers)
 
     @app.exception_handler(RequestValidationError)

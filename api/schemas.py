@@ -59,7 +59,8 @@ class ProblemUpdate(BaseModel):
 
 
 class PublishRequest(BaseModel):
-    version: str | None = Field(None, description="a version hash; default: the newest valid one")
+    version: str | None = Field(
+        None, description="a version hash; default: the newest version (it must have passed validation)")
 
 
 class VersionOut(BaseModel):

@@ -1,4 +1,9 @@
-"""Domain errors with a stable code; the API maps each code to an HTTP status."""
+"""The one error hierarchy: every refusal the judge or the service makes is a ``DomainError``.
+
+Each kind has a stable ``code``; the API maps codes to HTTP statuses in one table
+(``api.errors``) and the command line prints the message. Errors of the layers below (the
+sandbox's protocol and codec) never reach a caller: the engine turns them into verdicts.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,12 @@ class DomainError(Exception):
         super().__init__(message)
         self.message = message
         self.retry_after = retry_after
+
+
+class Unauthorized(DomainError):
+    """No credentials, or credentials that name nobody."""
+
+    code = "unauthorized"
 
 
 class NotFound(DomainError):

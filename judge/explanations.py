@@ -109,7 +109,7 @@ def explain(m: Mismatch) -> str:
     return where + explain_value(m)
 
 
-def explain_mutation(name: str, before: Any, after: Any) -> str:
+def explain_changed_argument(name: str, before: Any, after: Any) -> str:
     return (
         f"the function changed its argument {name!r}: it was {show(before)} and became "
         f"{show(after)}; leave the inputs unchanged (copy them if needed)"

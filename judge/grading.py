@@ -6,7 +6,7 @@ import random
 import time
 
 from judge.checkers import check_exact, type_name
-from judge.explanations import explain, explain_mutation
+from judge.explanations import explain, explain_changed_argument
 from judge.problems import Problem, TestCase
 from judge.results import (
     CATEGORY_MESSAGES,
@@ -80,7 +80,7 @@ def _changed_argument(problem: Problem, test: TestCase, call: CallResult) -> Jud
         (name, before, after_kwargs.get(name)) for name, before in test.kwargs.items()]
     for name, before, after in arguments:
         if check_exact(before, after):
-            return (TestStatus.WRONG_ANSWER, explain_mutation(name, before, after),
+            return (TestStatus.WRONG_ANSWER, explain_changed_argument(name, before, after),
                     "the function changed one of its arguments")
     return None
 

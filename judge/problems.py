@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.checkers import CheckerError, CheckerSpec, parse_checker
+from judge.errors import InvalidInput
 from judge.results import HiddenPolicy, Verdict
 from judge.value_types import TypeSpec, TypeSpecError, from_json, parse_type
 
@@ -21,7 +22,7 @@ VERDICT_LINE = re.compile(r"^#\s*verdict:\s*(\w+)\s*$")
 TEST_KEYS = {"name", "args", "kwargs", "expected", "raises", "explanation"}
 
 
-class ProblemError(ValueError):
+class ProblemError(InvalidInput):
     """A problem folder is invalid; the message names the file and, where it can, the key."""
 
 

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     internal_error_retries: int = 2
     # Off where the API has no Docker socket (compose): the worker's health check covers Docker.
     ready_needs_docker: bool = True
+    # Workers run this much nicer than the API: it answers people, and the worker's own
+    # orchestration can wait a few milliseconds (sandbox containers keep their own priority).
+    worker_niceness: int = 5
     heartbeat_interval_seconds: float = 10.0  # each worker writes its heartbeat this often
     ready_heartbeat_seconds: float = 30.0  # /readyz wants a worker heartbeat at most this old
 

@@ -1,9 +1,25 @@
-"""Who may see what. Learners see their own submissions and never a hidden test; instructors see
-everything of the problems they own; admins see everything."""
+"""Who may do what: every route authorizes through ``authorize``, and nothing else decides.
+
+Learners see published problems and their own submissions, and never a hidden test; instructors
+may author, and see everything of the problems they own; admins may do everything. What a
+caller may not *see* answers "not found", exactly like something missing, so ids and slugs
+reveal nothing; a problem they may see but not change answers "forbidden".
+"""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+from sqlalchemy import ColumnElement, or_, true
+
+from judge.errors import DomainError, Forbidden, NotFound
 from judge.service.db.models import ProblemRow, Role, Submission, User
+
+
+class Action(StrEnum):
+    AUTHOR = "author"  # create problems at all
+    READ = "read"  # a problem (published, or a draft one owns) or a submission
+    MANAGE = "manage"  # a problem one owns: new versions, publish, rejudge, hidden tests
 
 
 def owns_problem(user: User, problem: ProblemRow) -> bool:
@@ -12,5 +28,42 @@ def owns_problem(user: User, problem: ProblemRow) -> bool:
     return user.role == Role.INSTRUCTOR and problem.owner_id == user.id
 
 
-def can_see_submission(user: User, submission: Submission) -> bool:
-    return submission.user_id == user.id or owns_problem(user, submission.problem)
+def authorize(user: User, action: Action, target: ProblemRow | Submission | None = None) -> None:
+    """Return when ``user`` may do ``action`` to ``target``; raise NotFound or Forbidden."""
+    if action is Action.AUTHOR or (action is Action.MANAGE and user.role == Role.LEARNER):
+        if user.role not in (Role.INSTRUCTOR, Role.ADMIN):
+            raise Forbidden("only instructors and admins may do this")
+        if target is None:
+            return
+    if isinstance(target, Submission):
+        if action is Action.READ and (target.user_id == user.id or owns_problem(user, target.problem)):
+            return
+        raise NotFound(f"no submission {target.id}")
+    if isinstance(target, ProblemRow):
+        if owns_problem(user, target):
+            return
+        if action is Action.READ and target.published_version_id is not None:
+            return
+        if action is Action.READ:
+            raise NotFound(f"no problem {target.slug!r}")  # someone else's draft does not exist
+        raise Forbidden(f"you do not own problem {target.slug!r}")
+    raise TypeError(f"cannot authorize {action} on {target!r}")
+
+
+def allowed(user: User, action: Action, target: ProblemRow | Submission | None = None) -> bool:
+    """``authorize`` as a yes or no, for filtering what a listing shows."""
+    try:
+        authorize(user, action, target)
+    except DomainError:
+        return False
+    return True
+
+
+def readable_submissions(user: User) -> ColumnElement[bool]:
+    """``authorize(user, READ, submission)`` as a query filter (the submission joined to its
+    problem), for listings; ``tests/judge/test_access.py`` holds the two to the same answers."""
+    if user.role == Role.ADMIN:
+        return true()
+    if user.role == Role.INSTRUCTOR:
+        return or_(Submission.user_id == user.id, ProblemRow.owner_id == user.id)
+    return Submission.user_id == user.id

@@ -18,13 +18,14 @@ import typer
 from rich.console import Console
 
 from judge.cli import app
+from judge.errors import DomainError
 from judge.service.bootstrap import first_admin_token, prepare_database
 from judge.service.celery_app import QUEUES, use_broker
 from judge.service.db.models import Role
 from judge.service.db.session import session_scope
 from judge.service.private_redis import PrivateRedis, redis_binary
 from judge.service.supervision import Supervised
-from judge.service.users import UserError, create_user
+from judge.service.users import create_user
 from judge.settings import Settings, get_settings
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -54,7 +55,7 @@ def create(
     try:
         with session_scope() as session:
             _, token = create_user(session, name, role)
-    except UserError as exc:
+    except DomainError as exc:
         raise fail(str(exc)) from exc
     print(token)
 

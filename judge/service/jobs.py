@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from judge.grading import grade
 from judge.problems import ProblemError
 from judge.results import Report, Verdict, safe_text
-from judge.service import claims
+from judge.service import lifecycle
 from judge.service.catalog import load_version
 from judge.service.db.models import (
     ProblemVersion,
@@ -31,7 +31,7 @@ SandboxFactory = Callable[[], Sandbox]
 log = logging.getLogger(__name__)
 
 
-class Outcome(StrEnum):
+class JobResult(StrEnum):
     DONE = "done"
     RETRY = "retry"  # the judge failed on this submission, attempts are left: queued again
     WAIT = "wait"  # the sandbox is unavailable: queued again later, no attempt spent
@@ -66,7 +66,7 @@ def _engine_down(sandbox: Sandbox) -> bool:
     return False
 
 
-def judge_submission(session: Session, submission_id: int, make_sandbox: SandboxFactory) -> Outcome:
+def judge_submission(session: Session, submission_id: int, make_sandbox: SandboxFactory) -> JobResult:
     """Claim, judge and store one submission.
 
     An infrastructure fault (no engine, an engine that went away mid-run) puts the submission
@@ -75,32 +75,32 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
     """
     pending = session.get(Submission, submission_id)
     if pending is None or pending.status == SubmissionStatus.DONE:
-        return Outcome.SKIPPED
+        return JobResult.SKIPPED
     try:
         sandbox = make_sandbox()
     except SandboxUnavailable:
-        return Outcome.WAIT
-    token = claims.claim(session, submission_id)
+        return JobResult.WAIT
+    token = lifecycle.claim(session, submission_id)
     if token is None:
-        return Outcome.SKIPPED
+        return JobResult.SKIPPED
     submission = session.get(Submission, submission_id, populate_existing=True)
     assert submission is not None
-    with claims.Heartbeat(submission_id, token) as heartbeat:
+    with lifecycle.Heartbeat(submission_id, token) as heartbeat:
         try:
             report = _grade(submission, sandbox)
         except SandboxUnavailable as exc:
             if _engine_down(sandbox):
-                claims.release(session, submission_id, token, f"waiting for a judge: {exc}", True)
-                return Outcome.WAIT
+                lifecycle.release(session, submission_id, token, f"waiting for a judge: {exc}", True)
+                return JobResult.WAIT
             report = _failure(submission, str(exc))
     if heartbeat.lost:
-        return Outcome.SKIPPED  # another worker took it over; its verdict stands
+        return JobResult.SKIPPED  # another worker took it over; its verdict stands
     if report.verdict is Verdict.INTERNAL_ERROR and (
             submission.attempts <= get_settings().internal_error_retries):
-        claims.release(session, submission_id, token, report.message, refund=False)
-        return Outcome.RETRY
+        lifecycle.release(session, submission_id, token, report.message, refund=False)
+        return JobResult.RETRY
     try:
-        stored = claims.finish(session, submission_id, token, report)
+        stored = lifecycle.finish(session, submission_id, token, report)
     except DBAPIError:
         # The database is away, not the report at fault: the task asks again later, and once
         # this claim's lease lapses recovery gives the submission to a worker that can store it.
@@ -109,25 +109,25 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
     except Exception as exc:  # the report could not be stored: store why, as the judge's fault
         log.exception("storing the verdict of submission %s failed", submission_id)
         session.rollback()
-        stored = claims.finish(session, submission_id, token, _failure(
+        stored = lifecycle.finish(session, submission_id, token, _failure(
             submission, f"the verdict could not be stored: {type(exc).__name__}: {str(exc)[:300]}"))
-    return Outcome.DONE if stored else Outcome.SKIPPED
+    return JobResult.DONE if stored else JobResult.SKIPPED
 
 
-def validate_version(session: Session, version_id: int, make_sandbox: SandboxFactory) -> Outcome:
+def validate_version(session: Session, version_id: int, make_sandbox: SandboxFactory) -> JobResult:
     version = session.get(ProblemVersion, version_id)
     if version is None or version.status != VersionStatus.DRAFT:
-        return Outcome.SKIPPED
+        return JobResult.SKIPPED
     try:
         failures = validate_problem(load_version(version), make_sandbox())
     except ProblemError as exc:
         failures = [str(exc)]
     except SandboxUnavailable:
-        return Outcome.WAIT
+        return JobResult.WAIT
     version.status = VersionStatus.INVALID if failures else VersionStatus.VALID
     version.validation = {"failures": failures, "validated_at": utcnow().isoformat()}
     session.commit()
-    return Outcome.DONE
+    return JobResult.DONE
 
 
 def recover_stale(session: Session) -> list[int]:
@@ -137,14 +137,12 @@ def recover_stale(session: Session) -> list[int]:
     so that nothing a learner sends can make the judge loop forever.
     """
     requeued = []
-    for submission in claims.stale(session):
+    for submission in lifecycle.stale(session):
         if submission.attempts > get_settings().internal_error_retries:
-            claims.finish(session, submission.id, None, _failure(
+            lifecycle.finish(session, submission.id, None, _failure(
                 submission, f"gave up after {submission.attempts} attempts"))
             continue
-        submission.status = SubmissionStatus.QUEUED
-        submission.lease_token = submission.lease_expires_at = None
-        submission.enqueued_at = utcnow()
+        lifecycle.requeue_lost(submission)
         requeued.append(submission.id)
     session.commit()
     return requeued

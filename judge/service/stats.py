@@ -1,4 +1,4 @@
-"""Acceptance statistics with the Wilson score interval (seed 004)."""
+"""Acceptance statistics with the Wilson score interval (the same formula as the wilson_interval problem)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""Accepting submissions: limits, idempotency and the learner's queue quota."""
+"""Submissions: accepting them (limits, idempotency, the learner's queue quota, queueing),
+finding one, listing them. Their status changes after creation belong to ``lifecycle``."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -13,9 +15,14 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded, TooLarge
+from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded, TooLarge, Unavailable
+from judge.service.access import Action, authorize, readable_submissions
+from judge.service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
 from judge.service.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
 from judge.settings import get_settings
+
+log = logging.getLogger(__name__)
+MAX_ID = 2**63 - 1  # the database's integer; a larger id would overflow the query, not miss
 
 
 class Mode(StrEnum):
@@ -121,3 +128,44 @@ def _create_locked(
     session.add(submission)
     session.commit()
     return submission, True
+
+
+def submit(session: Session, user: User, slug: str, code: str, mode: Mode,
+           key: str | None) -> Submission:
+    """Store a submission and queue it (a replay of an Idempotency-Key returns the first one).
+
+    When the queue is unreachable the row stays saved and queued, recovery sends it later, and
+    the caller hears Unavailable so that a client knows to poll rather than post again.
+    """
+    submission, created = create_submission(session, user, slug, code, mode, key)
+    if created:
+        try:
+            enqueue_submission(submission.id, queue=RUN_QUEUE if mode is Mode.RUN else SUBMIT_QUEUE)
+        except Exception as exc:
+            log.warning("submission %s saved but not queued: %s", submission.id, exc)
+            raise Unavailable(
+                f"submission {submission.id} is saved but the queue is unreachable; it will be "
+                "judged when the queue is back (poll it, or retry with the same Idempotency-Key)",
+                retry_after=5) from exc
+    return submission
+
+
+def find_submission(session: Session, user: User, submission_id: int) -> Submission:
+    """The submission, when user may read it; NotFound otherwise, exactly as for a missing id."""
+    submission = session.get(Submission, submission_id) if 0 < submission_id <= MAX_ID else None
+    if submission is None:
+        raise NotFound(f"no submission {submission_id}")
+    authorize(user, Action.READ, submission)
+    return submission
+
+
+def list_submissions(session: Session, user: User, slug: str | None, limit: int,
+                     offset: int) -> tuple[list[Submission], int]:
+    """The page of submissions user may read (newest first) and how many there are in all."""
+    query = (select(Submission).join(ProblemRow, Submission.problem_id == ProblemRow.id)
+             .where(readable_submissions(user)))
+    if slug is not None:
+        query = query.where(ProblemRow.slug == slug)
+    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    rows = session.scalars(query.order_by(Submission.id.desc()).limit(limit).offset(offset)).all()
+    return list(rows), total

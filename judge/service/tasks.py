@@ -7,15 +7,18 @@ attempts (``judge.service.jobs``), so an outage delays verdicts and never become
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Any
 
+from celery.signals import worker_init
 from sqlalchemy.exc import DBAPIError
 
 from judge.sandboxes import docker_sandbox
 from judge.service import heartbeats, jobs
 from judge.service.celery_app import GRADE_TASK, RECOVER_TASK, VALIDATE_TASK, celery, enqueue_submission
 from judge.service.db.session import new_session
+from judge.settings import get_settings
 from sandbox.interface import Sandbox
 
 MAX_BACKOFF = 60.0
@@ -36,6 +39,11 @@ def worker_sandbox() -> Sandbox:
         raise
 
 
+@worker_init.connect
+def _yield_the_cpu_to_the_api(**_: Any) -> None:
+    os.nice(get_settings().worker_niceness)  # the pool's processes inherit it
+
+
 def backoff(retries: int) -> float:
     return float(min(MAX_BACKOFF, 2 ** retries))
 
@@ -48,9 +56,9 @@ def grade_submission(task: Any, submission_id: int) -> str:
     except DBAPIError as exc:  # the database went away: the row is still there, ask again later
         raise task.retry(exc=exc, countdown=backoff(task.request.retries)) from exc
     queue = task.request.delivery_info.get("routing_key") if task.request.delivery_info else None
-    if outcome is jobs.Outcome.WAIT:
+    if outcome is jobs.JobResult.WAIT:
         raise task.retry(countdown=backoff(task.request.retries), queue=queue)
-    if outcome is jobs.Outcome.RETRY:
+    if outcome is jobs.JobResult.RETRY:
         enqueue_submission(submission_id, countdown=2, queue=queue or "submit")
     return outcome.value
 
@@ -62,7 +70,7 @@ def validate_version(task: Any, version_id: int) -> str:
             outcome = jobs.validate_version(session, version_id, worker_sandbox)
     except DBAPIError as exc:
         raise task.retry(exc=exc, countdown=backoff(task.request.retries)) from exc
-    if outcome is jobs.Outcome.WAIT:
+    if outcome is jobs.JobResult.WAIT:
         raise task.retry(countdown=backoff(task.request.retries))
     return outcome.value
 

@@ -8,6 +8,7 @@ import secrets
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.errors import Conflict, InvalidInput
 from judge.service.db.models import ApiToken, Role, User
 
 
@@ -15,17 +16,13 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class UserError(ValueError):
-    pass
-
-
 def create_user(session: Session, name: str, role: Role) -> tuple[User, str]:
     """Create a user with a fresh token; return both (the token is not recoverable later)."""
     name = name.strip()
     if not name or len(name) > 100:
-        raise UserError("a user name must have 1 to 100 characters")
+        raise InvalidInput("a user name must have 1 to 100 characters")
     if session.scalar(select(User).where(User.name == name)) is not None:
-        raise UserError(f"a user named {name!r} already exists")
+        raise Conflict(f"a user named {name!r} already exists")
     user = User(name=name, role=role.value)
     session.add(user)
     session.flush()

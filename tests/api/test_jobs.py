@@ -51,9 +51,9 @@ def test_an_engine_outage_spends_no_attempt(client: TestClient) -> None:
     submission_id = _queued_submission()
     with new_session() as session:
         for _ in range(5):
-            assert jobs.judge_submission(session, submission_id, broken) is jobs.Outcome.WAIT
+            assert jobs.judge_submission(session, submission_id, broken) is jobs.JobResult.WAIT
         down = FailingRun(engine_up=False)
-        assert jobs.judge_submission(session, submission_id, lambda: down) is jobs.Outcome.WAIT
+        assert jobs.judge_submission(session, submission_id, lambda: down) is jobs.JobResult.WAIT
         row = _row(session, submission_id)
         assert row.status == SubmissionStatus.QUEUED and row.attempts == 0
         assert "waiting for a judge" in (row.message or "")
@@ -64,33 +64,33 @@ def test_internal_errors_are_retried_then_final(client: TestClient, tokens: Toke
     retries = get_settings().internal_error_retries
     with new_session() as session:
         for _ in range(retries):
-            assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.Outcome.RETRY
+            assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.JobResult.RETRY
             assert _row(session, submission_id).status == SubmissionStatus.QUEUED
-        assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.Outcome.DONE
+        assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.JobResult.DONE
         final = _row(session, submission_id)
         assert final.verdict == "internal_error"
         assert final.attempts == retries + 1 and "the container vanished" in (final.message or "")
 
 
 def test_one_claim_at_a_time(client: TestClient) -> None:
-    from judge.service import claims
+    from judge.service import lifecycle
 
     submission_id = _queued_submission()
     with new_session() as session:
-        token = claims.claim(session, submission_id)
+        token = lifecycle.claim(session, submission_id)
         assert token is not None
-        assert claims.claim(session, submission_id) is None  # the lease is alive
-        assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.Outcome.SKIPPED
-        assert claims.renew(submission_id, token)
-        assert claims.renew(submission_id, "someone-else") is False
+        assert lifecycle.claim(session, submission_id) is None  # the lease is alive
+        assert jobs.judge_submission(session, submission_id, FailingRun) is jobs.JobResult.SKIPPED
+        assert lifecycle.renew(submission_id, token)
+        assert lifecycle.renew(submission_id, "someone-else") is False
 
 
 def test_judging_twice_is_harmless(client: TestClient, docker_sandbox: DockerSandbox) -> None:
     submission_id = _queued_submission()
     with new_session() as session:
-        assert jobs.judge_submission(session, submission_id, lambda: docker_sandbox) is jobs.Outcome.DONE
+        assert jobs.judge_submission(session, submission_id, lambda: docker_sandbox) is jobs.JobResult.DONE
         # A redelivered message (acks_late) finds the work done and changes nothing.
-        assert jobs.judge_submission(session, submission_id, lambda: docker_sandbox) is jobs.Outcome.SKIPPED
+        assert jobs.judge_submission(session, submission_id, lambda: docker_sandbox) is jobs.JobResult.SKIPPED
         done = session.get(Submission, submission_id)
         assert done is not None and done.verdict == "accepted" and len(done.results) == 2
 
@@ -98,8 +98,8 @@ def test_judging_twice_is_harmless(client: TestClient, docker_sandbox: DockerSan
 @pytest.mark.parametrize("missing", [10**9])
 def test_unknown_ids_are_skipped(client: TestClient, missing: int) -> None:
     with new_session() as session:
-        assert jobs.judge_submission(session, missing, broken) is jobs.Outcome.SKIPPED
-        assert jobs.validate_version(session, missing, broken) is jobs.Outcome.SKIPPED
+        assert jobs.judge_submission(session, missing, broken) is jobs.JobResult.SKIPPED
+        assert jobs.validate_version(session, missing, broken) is jobs.JobResult.SKIPPED
 
 
 class Exploding:
@@ -114,7 +114,7 @@ def test_any_judge_exception_is_stored_as_internal_error(client: TestClient) -> 
     with new_session() as session:
         outcomes = [jobs.judge_submission(session, submission_id, Exploding)
                     for _ in range(get_settings().internal_error_retries + 1)]
-        assert outcomes[-1] is jobs.Outcome.DONE
+        assert outcomes[-1] is jobs.JobResult.DONE
         final = session.get(Submission, submission_id)
         assert final is not None and final.verdict == "internal_error"
         # Shown escaped: PostgreSQL rejects NUL, and a lone surrogate cannot be encoded.

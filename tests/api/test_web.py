@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.routes.problems import markdown
+from api.presenters import markdown
 from api.routes.web import WEB
 from tests.utils.service import bearer
 from tests.utils.service_fixtures import Tokens

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from judge.checkers import CheckerSpec, FloatParams
-from judge.explanations import explain, explain_mutation
+from judge.explanations import explain, explain_changed_argument
 from sandbox.codec import Opaque
 
 FLOAT = CheckerSpec("float", FloatParams(abs_tol=1e-9, rel_tol=1e-9))
@@ -56,5 +56,5 @@ def test_nested_paths_and_shapes() -> None:
 
 
 def test_mutation_names_the_argument() -> None:
-    text = explain_mutation("candidate", ["a", "b"], ["b", "a"])
+    text = explain_changed_argument("candidate", ["a", "b"], ["b", "a"])
     assert "changed its argument 'candidate'" in text and "['a', 'b']" in text and "['b', 'a']" in text

@@ -1,4 +1,8 @@
-"""Who judges a submission: a claim with a lease that the judging worker renews.
+"""Every change of a submission's status happens here, and only here.
+
+queued -> running (``claim``) -> done (``finish``), or back to queued (``release`` when the judge
+or its infrastructure failed, ``requeue_lost`` for recovery, ``reset_for_rejudge``). A new row
+starts queued (``judge.service.submissions``).
 
 Exactly one worker judges a submission at a time. A worker claims it with a conditional UPDATE
 (queued, or running under an expired lease), renews the lease from a heartbeat thread while it
@@ -132,3 +136,27 @@ def stale(session: Session) -> list[Submission]:
         and_(Submission.status == SubmissionStatus.QUEUED, Submission.enqueued_at < queued_before),
         and_(Submission.status == SubmissionStatus.RUNNING, _expired(now)),
     ))))
+
+
+def _back_in_queue(submission: Submission) -> None:
+    submission.status = SubmissionStatus.QUEUED
+    submission.lease_token = submission.lease_expires_at = None
+    submission.enqueued_at = utcnow()
+
+
+def requeue_lost(submission: Submission) -> None:
+    """Queue again a submission whose message was lost or whose worker died (its lease lapsed).
+    The caller commits."""
+    _back_in_queue(submission)
+
+
+def reset_for_rejudge(submission: Submission, version_id: int) -> None:
+    """Forget the verdict and judge again against ``version_id`` with every attempt restored.
+    Dropping the claim means the verdict of a judge still running no longer lands. The caller
+    commits."""
+    _back_in_queue(submission)
+    submission.version_id = version_id
+    submission.verdict = submission.score = submission.message = None
+    submission.started_at = submission.finished_at = None
+    submission.attempts = 0
+    submission.results.clear()

@@ -1,0 +1,91 @@
+"""Rows shaped into response bodies. What a viewer may see was decided by ``judge.service.access``;
+here it only decides which fields the body carries (an owner's view carries hidden tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markdown_it import MarkdownIt
+from sqlalchemy.orm import Session
+
+from api.schemas import ProblemDetail, ProblemSummary, SubmissionOut, SubmissionSummary, VersionOut
+from judge.problems import Problem, TestCase
+from judge.results import HiddenPolicy, json_safe, learner_view
+from judge.service.access import owns_problem
+from judge.service.authoring import current_version, versions
+from judge.service.catalog import load_version
+from judge.service.db.models import ProblemRow, ProblemVersion, Submission, User
+from judge.service.submissions import Mode
+
+markdown = MarkdownIt("commonmark", {"html": False}).enable("table")  # raw HTML is escaped
+
+
+def _test_json(test: TestCase) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": test.name, "args": json_safe(test.args),
+                            "kwargs": json_safe(test.kwargs)}
+    if test.raises:
+        data["raises"] = test.raises
+    else:
+        data["expected"] = json_safe(test.expected)
+    data["explanation"] = test.explanation
+    return data
+
+
+def problem_summary(row: ProblemRow, problem: Problem) -> ProblemSummary:
+    return ProblemSummary(
+        slug=row.slug, title=problem.title, difficulty=problem.difficulty, tags=list(problem.tags),
+        version=row.published_version.version if row.published_version else None,
+        published=row.published_version_id is not None,
+    )
+
+
+def version_out(row: ProblemRow, version: ProblemVersion) -> VersionOut:
+    return VersionOut(id=version.id, version=version.version, status=version.status,
+                      published=row.published_version_id == version.id,
+                      validation=version.validation, created_at=version.created_at)
+
+
+def problem_detail(session: Session, row: ProblemRow, viewer: User) -> ProblemDetail:
+    problem = load_version(current_version(session, row))
+    owner = owns_problem(viewer, row)
+    return ProblemDetail(
+        **problem_summary(row, problem).model_dump(),
+        signature=problem.signature,
+        function=problem.function,
+        parameters=[{"name": p.name, "type": str(p.type), "optional": p.optional}
+                    for p in problem.parameters],
+        returns=str(problem.returns),
+        statement_markdown=problem.statement,
+        statement_html=markdown.render(problem.statement),
+        starter=problem.starter,
+        limits={"time_per_test": problem.limits.time_per_test,
+                "time_per_submission": problem.limits.time_per_submission,
+                "memory_mb": problem.limits.memory_mb},
+        checker=problem.checker.as_dict(),
+        public_tests=[_test_json(t) for t in problem.public_tests],
+        hidden_test_count=len(problem.hidden_tests),
+        hidden_tests=[_test_json(t) for t in problem.hidden_tests] if owner else None,
+        versions=[version_out(row, v) for v in versions(session, row)] if owner else None,
+    )
+
+
+def submission_summary(submission: Submission) -> SubmissionSummary:
+    return SubmissionSummary(
+        id=submission.id, problem=submission.problem.slug,
+        problem_version=submission.version.version, user=submission.user.name,
+        mode=Mode(submission.mode), status=submission.status, verdict=submission.verdict,
+        score=submission.score, created_at=submission.created_at,
+        started_at=submission.started_at, finished_at=submission.finished_at,
+    )
+
+
+def submission_detail(submission: Submission, viewer: User) -> SubmissionOut:
+    """The problem's owner sees every test; anyone else sees hidden tests as an aggregate."""
+    tests = [row.data for row in submission.results]
+    hidden = None
+    if not owns_problem(viewer, submission.problem):
+        policy = HiddenPolicy(load_version(submission.version).hidden_policy)
+        view = learner_view(tests, policy)
+        tests, hidden = view["tests"], view["hidden"]
+    return SubmissionOut(**submission_summary(submission).model_dump(), message=submission.message,
+                         code=submission.code, tests=tests, hidden=hidden)

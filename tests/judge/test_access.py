@@ -1,0 +1,99 @@
+"""``authorize`` is the one rule of who may do what, and the listing's SQL filter agrees with it
+for every pair of user and submission. SQLite in a temporary folder: no Docker, no broker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from judge.errors import Forbidden, NotFound
+from judge.service.access import Action, allowed, authorize, readable_submissions
+from judge.service.catalog import sync_folders
+from judge.service.db.migrate import upgrade
+from judge.service.db.models import ProblemRow, Role, Submission, User
+from judge.service.db.session import get_engine
+from judge.service.users import create_user
+from tests.utils.service_env import FIXTURE_PROBLEMS
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    url = f"sqlite:///{tmp_path / 'judge.db'}"
+    engine = get_engine(url)
+    upgrade(url)
+    with sessionmaker(engine, expire_on_commit=False)() as session:
+        sync_folders(session, FIXTURE_PROBLEMS)
+        session.commit()
+        yield session
+    engine.dispose()
+
+
+def _users(session: Session) -> dict[str, User]:
+    roles = {"learner": Role.LEARNER, "other_learner": Role.LEARNER, "owner": Role.INSTRUCTOR,
+             "other_instructor": Role.INSTRUCTOR, "admin": Role.ADMIN}
+    return {name: create_user(session, name, role)[0] for name, role in roles.items()}
+
+
+def test_problems(session: Session) -> None:
+    users = _users(session)
+    shipped = session.scalars(select(ProblemRow)).first()
+    assert shipped is not None and shipped.published_version_id is not None
+    draft = ProblemRow(slug="a_draft", owner_id=users["owner"].id)
+    session.add(draft)
+    session.flush()
+
+    for name in users:  # a published problem is for everyone to read
+        authorize(users[name], Action.READ, shipped)
+    authorize(users["owner"], Action.READ, draft)
+    authorize(users["admin"], Action.READ, draft)
+    for name in ("learner", "other_instructor"):  # someone else's draft does not exist
+        with pytest.raises(NotFound, match="no problem 'a_draft'"):
+            authorize(users[name], Action.READ, draft)
+
+    authorize(users["owner"], Action.MANAGE, draft)
+    authorize(users["admin"], Action.MANAGE, draft)
+    with pytest.raises(Forbidden, match="do not own"):
+        authorize(users["other_instructor"], Action.MANAGE, draft)
+    with pytest.raises(Forbidden, match="only instructors"):
+        authorize(users["learner"], Action.MANAGE, shipped)
+
+    for name in ("owner", "other_instructor", "admin"):
+        authorize(users[name], Action.AUTHOR)
+    with pytest.raises(Forbidden, match="only instructors"):
+        authorize(users["learner"], Action.AUTHOR)
+
+
+def test_submissions_and_the_listing_filter_agree(session: Session) -> None:
+    users = _users(session)
+    draft = ProblemRow(slug="owned_problem", owner_id=users["owner"].id)
+    session.add(draft)
+    session.flush()
+    shipped = session.scalars(select(ProblemRow).where(ProblemRow.published_version_id.is_not(None))).first()
+    assert shipped is not None
+    version = shipped.published_version_id
+    submissions = [Submission(user_id=users[author].id, problem_id=problem.id, version_id=version,
+                              mode="submit", code="pass", request_hash="x")
+                   for author in ("learner", "other_learner", "owner")
+                   for problem in (shipped, draft)]
+    session.add_all(submissions)
+    session.flush()
+
+    for user in users.values():
+        listed = set(session.scalars(
+            select(Submission.id).join(ProblemRow, Submission.problem_id == ProblemRow.id)
+            .where(readable_submissions(user))))
+        by_rule = {s.id for s in submissions if allowed(user, Action.READ, s)}
+        assert listed == by_rule, user.name
+    learner = users["learner"]
+    own = {s.id for s in submissions if s.user_id == learner.id}
+    assert {s.id for s in submissions if allowed(learner, Action.READ, s)} == own
+    other = next(s for s in submissions if s.user_id != learner.id)
+    with pytest.raises(NotFound, match=f"no submission {other.id}"):
+        authorize(learner, Action.READ, other)
+    # The owner of a problem reads every submission to it; the admin reads all.
+    assert all(allowed(users["owner"], Action.READ, s) for s in submissions if s.problem_id == draft.id)
+    assert all(allowed(users["admin"], Action.READ, s) for s in submissions)
