@@ -54,8 +54,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         if exc.status_code == 400:
-            # FastAPI's only 400 is a body it could not decode, e.g. bytes that are not UTF-8.
-            return error_response(422, "invalid_input", "body: not valid UTF-8 JSON text")
+            # FastAPI's only 400 is a body it could not decode: bytes that are not UTF-8, or
+            # JSON nested deeper than the decoder goes.
+            return error_response(422, "invalid_input",
+                                  "body: not decodable JSON (not UTF-8, or nested too deeply)")
         code = HTTP_CODES.get(exc.status_code, "error")
         headers = dict(exc.headers) if exc.headers else None
         return error_response(exc.status_code, code, str(exc.detail), headers)

@@ -16,6 +16,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded, TooLarge, Unavailable
+from judge.problem_paths import shown
+from judge.problems import SLUG
 from judge.service.access import Action, authorize, readable_submissions
 from judge.service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
 from judge.service.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
@@ -86,6 +88,8 @@ def create_submission(
     only when created, after this commit, so a worker never looks for a row that isn't there."""
     if key is not None and not 1 <= len(key) <= 200:
         raise InvalidInput("the Idempotency-Key header must have 1 to 200 characters")
+    if not SLUG.fullmatch(slug):  # before it reaches a hash or a query: it may not even encode
+        raise NotFound(f"no published problem {shown(slug)}")
     try:
         with _one_at_a_time(session, user):
             return _create_locked(session, user, slug, code, mode, key)
@@ -138,7 +142,9 @@ def submit(session: Session, user: User, slug: str, code: str, mode: Mode,
     the caller hears Unavailable so that a client knows to poll rather than post again.
     """
     submission, created = create_submission(session, user, slug, code, mode, key)
-    if created:
+    # A replay of a row still queued sends it again: the client may be retrying after a 503, and
+    # a second message for one row is harmless (the claim lets only one worker judge it).
+    if created or submission.status == SubmissionStatus.QUEUED:
         try:
             enqueue_submission(submission.id, queue=RUN_QUEUE if mode is Mode.RUN else SUBMIT_QUEUE)
         except Exception as exc:

@@ -29,7 +29,6 @@ import json
 import signal
 import sys
 import time
-import traceback
 import types
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +36,10 @@ from typing import Any
 from sandbox import codec
 from sandbox.conversation import decide
 from sandbox.interface import Payload, SandboxRun, SandboxUnavailable, TestInput
-from sandbox.learner import SOLUTION_FILE
+from sandbox.learner import (
+    SOLUTION_FILE,
+    _line_of,  # the same line the real learner side reports
+)
 from sandbox.protocol import CallResult, Kind, Outcome, ProtocolError, Step, Stop, error_claim
 
 _HERE = __file__
@@ -74,17 +76,6 @@ class _Clock:
 
     def __exit__(self, *_: object) -> None:
         sys.settrace(self.previous)
-
-
-def _line_of(exc: BaseException) -> int | None:
-    """As ``sandbox.learner._line_of``: the last line of the learner's file in the traceback."""
-    line = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):
-        if frame.f_code.co_filename == SOLUTION_FILE:
-            line = lineno
-    if isinstance(exc, SyntaxError) and exc.filename == SOLUTION_FILE:
-        line = exc.lineno
-    return line
 
 
 @contextlib.contextmanager

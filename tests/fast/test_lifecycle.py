@@ -157,10 +157,12 @@ def test_an_unreachable_queue_is_503_and_the_submission_is_kept(client: TestClie
     eager_queue.down = False
     listed = client.get(SUBMISSIONS, headers=bearer(token)).json()
     assert listed["total"] == 1 and listed["items"][0]["status"] == "queued"
-    # Retrying with the same key finds the saved row (recovery, not this request, queues it).
+    # Retrying with the same key finds the saved row and sends it again, as the 503 said.
     again = post_json(client, token, {"problem": "secret_lookup", "code": REFERENCE},
                       **{"Idempotency-Key": "outage"})
     assert again.status_code == 202 and again.json()["id"] == listed["items"][0]["id"]
+    judged = client.get(f"{SUBMISSIONS}/{again.json()['id']}", headers=bearer(token)).json()
+    assert judged["status"] == "done" and judged["verdict"] == "accepted"
 
 
 def test_wait_returns_at_once_when_done(client: TestClient, tokens: Tokens) -> None:
