@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import subprocess
+import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,8 +20,8 @@ from docker.errors import APIError, BuildError, DockerException, ImageNotFound
 from sandbox.interface import SandboxUnavailable
 
 HERE = Path(__file__).resolve().parent
-BAKED_FILES = ("Dockerfile", "__init__.py", "codec.py", "protocol.py", "learner.py", "cleanup.py",
-               "spawner.py", "harness.py")
+BAKED_FILES = ("Dockerfile", "__init__.py", "codec.py", "protocol.py", "syscall_filter.py", "learner.py",
+               "cleanup.py", "spawner.py", "harness.py")
 ONLINE_BASE = "python:3.11-slim"
 OFFLINE_BASE = "metrics-judge-base:bookworm"
 REPOSITORY = "metrics-judge-sandbox"
@@ -66,6 +68,16 @@ def build_offline_base(client: docker.DockerClient, progress: Progress) -> None:
         raise SandboxUnavailable(f"the offline base build failed: {done.stderr.strip()[-500:]}")
 
 
+def _context() -> io.BytesIO:
+    """The build context: exactly the baked files, so the tag's hash and the image agree."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for name in BAKED_FILES:
+            tar.add(HERE / name, arcname=name)
+    buffer.seek(0)
+    return buffer
+
+
 def build_image(
     client: docker.DockerClient, offline: bool | None = None, progress: Progress = lambda _: None
 ) -> str:
@@ -79,8 +91,8 @@ def build_image(
     progress(f"building {tag} from {base}")
     try:
         client.images.build(
-            path=str(HERE), tag=tag, buildargs={"BASE": base}, rm=True, forcerm=True,
-            network_mode="none", pull=False,
+            fileobj=_context(), custom_context=True, tag=tag, buildargs={"BASE": base}, rm=True,
+            forcerm=True, network_mode="none", pull=False,
         )
     except (BuildError, APIError) as exc:
         raise SandboxUnavailable(f"the sandbox image build failed: {exc}") from exc

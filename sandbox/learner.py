@@ -19,7 +19,7 @@ import traceback
 import types
 from typing import Any
 
-from sandbox import codec
+from sandbox import codec, syscall_filter
 from sandbox.protocol import Kind, Outcome, Start, error_claim
 
 SOLUTION_FILE = "solution.py"
@@ -43,6 +43,10 @@ def _drop_privileges(uid: int, start: Start) -> None:
     os.setuid(uid)
     if os.geteuid() == 0 or os.getegid() == 0:
         os._exit(71)  # never run learner code with privileges
+    try:
+        syscall_filter.refuse_system_v_ipc()
+    except OSError:
+        os._exit(72)  # never run learner code with a door to the next test open
     os.chdir("/tmp")
 
 

@@ -1,7 +1,6 @@
 # problem: bleu_1gram
 # verdict: wrong_answer
-# under-runsc: skip: gVisor ignores the IPC sysctls that close System V IPC under runc, and has no /proc/sysvipc to clean up from
-# attack: creates System V shared memory and a message queue (ctypes shmget/msgget) keyed 0x5eed in the first test; later tests attach to them
+# attack: creates System V shared memory and a message queue (ctypes shmget/msgget) keyed 0x5eed in the first test; later tests attach to them (refused by the seccomp filter; under runc the IPC sysctls are a second wall)
 # max-seconds: 20
 import ctypes
 import math
