@@ -26,6 +26,16 @@ pytestmark = pytest.mark.docker
 
 SUBMISSIONS = 100
 WAITERS = 200
+PROBE = """
+import signal, sys, time, httpx
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+with httpx.Client(base_url=sys.argv[1], timeout=30) as http:
+    while True:
+        started = time.monotonic()
+        assert http.get("/healthz").status_code == 200
+        print(time.monotonic() - started, flush=True)
+        time.sleep(0.05)
+"""
 
 
 @pytest.fixture
@@ -57,16 +67,6 @@ def test_a_burst_with_200_waiting_clients(server: str, tokens: Tokens) -> None:
     headers = {"Authorization": f"Bearer {tokens.other_learner}"}
     statuses: Counter[int] = Counter()
     lock = threading.Lock()
-    health: list[float] = []
-    stop = threading.Event()
-
-    def probe_health() -> None:
-        with httpx.Client(base_url=server, timeout=30) as http:
-            while not stop.is_set():
-                started = time.monotonic()
-                assert http.get("/healthz").status_code == 200
-                health.append(time.monotonic() - started)
-                time.sleep(0.05)
 
     with httpx.Client(base_url=server, headers=headers, timeout=60) as http:
         ids = []
@@ -93,8 +93,9 @@ def test_a_burst_with_200_waiting_clients(server: str, tokens: Tokens) -> None:
                         verdicts[submission_id] = body["verdict"]
                     return
 
-    prober = threading.Thread(target=probe_health)
-    prober.start()
+    # The prober is a process of its own: in this one, 200 client threads share one GIL, and
+    # their waits would be measured as the server's.
+    prober = subprocess.Popen([sys.executable, "-c", PROBE, server], stdout=subprocess.PIPE, text=True)
     started = time.monotonic()
     waiters = [threading.Thread(target=wait, args=(i,)) for i in range(WAITERS)]
     for waiter in waiters:
@@ -102,11 +103,11 @@ def test_a_burst_with_200_waiting_clients(server: str, tokens: Tokens) -> None:
     for waiter in waiters:
         waiter.join(timeout=300)
     elapsed = time.monotonic() - started
-    stop.set()
-    prober.join()
+    prober.terminate()
+    health = [float(line) for line in prober.communicate(timeout=30)[0].split()]
     print(f"\n{SUBMISSIONS} submissions, {WAITERS} waiting clients: all done in {elapsed:.1f} s; "
           f"answers {dict(statuses)}; /healthz median {statistics.median(health) * 1000:.1f} ms, "
-          f"max {max(health) * 1000:.1f} ms over {len(health)} probes")
+          f"p99 {sorted(health)[int(len(health) * 0.99)] * 1000:.1f} ms, max {max(health) * 1000:.1f} ms over {len(health)} probes")
     assert set(statuses) == {200}
     assert len(verdicts) == SUBMISSIONS and set(verdicts.values()) == {"accepted"}
     assert max(health) < 3.0  # the figure above is the measure; this only catches a freeze
