@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from anyio import to_thread
 from fastapi import APIRouter, FastAPI
 
 from api import errors
@@ -19,11 +18,6 @@ from judge.settings import get_settings
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     prepare_database()  # migrations, then the problems/ folders: idempotent on every start
-    # Blocking work (the routes' queries and shaping) runs in threads that share one GIL with the
-    # event loop. anyio's default of 40 such threads, all busy when many waiting clients wake at
-    # once, leaves the loop a 1-in-41 turn: /healthz then takes hundreds of milliseconds. A few
-    # threads are as fast for this work (the database pool is small anyway) and keep it prompt.
-    to_thread.current_default_thread_limiter().total_tokens = get_settings().api_threads
     yield
 
 

@@ -27,7 +27,6 @@ class Settings(BaseSettings):
     # Prepended to every Redis key and channel the broker uses: lets several judges (or test
     # runs) share one Redis without taking each other's messages.
     broker_key_prefix: str = ""
-    api_threads: int = 8  # the API's threads for blocking work (see api.main)
     db_pool_size: int = 10
     db_max_overflow: int = 10
     db_pool_timeout: float = 10.0
