@@ -10,7 +10,7 @@ from fastapi import APIRouter, FastAPI
 from api import errors
 from api.body_limit import BodyLimit
 from api.request_ids import RequestIds
-from api.routes import health, problems, submissions, web
+from api.routes import health, metrics, problems, submissions, web
 from judge.service.bootstrap import prepare_database
 from judge.settings import get_settings
 
@@ -33,6 +33,7 @@ def create_app() -> FastAPI:
     v1.include_router(problems.router)
     app.include_router(v1)
     app.include_router(health.router)
+    app.include_router(metrics.router)
     app.include_router(web.router)
     errors.install(app)
     # Room for a problem archive; a submission's own code limit (JUDGE_MAX_CODE_BYTES) is smaller.

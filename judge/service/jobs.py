@@ -4,6 +4,7 @@ re-queue what was lost. Each is idempotent: running it twice leaves the same row
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from enum import StrEnum
 
@@ -13,7 +14,7 @@ from sqlalchemy.orm import Session
 from judge.grading import grade
 from judge.problems import ProblemError
 from judge.results import Report, Verdict, safe_text
-from judge.service import lifecycle
+from judge.service import lifecycle, metrics
 from judge.service.catalog import load_version
 from judge.service.db.models import (
     ProblemVersion,
@@ -58,6 +59,15 @@ def _grade(submission: Submission, sandbox: Sandbox) -> Report:
         return _failure(submission, f"{type(exc).__name__}: {exc}")
 
 
+def _store(session: Session, submission_id: int, token: str | None, report: Report,
+           mode: str) -> bool:
+    """lifecycle.finish, and the verdict counted once it is written (the one place that counts)."""
+    stored = lifecycle.finish(session, submission_id, token, report)
+    if stored:
+        metrics.verdict_stored(report.verdict.value, mode)
+    return stored
+
+
 def _engine_down(sandbox: Sandbox) -> bool:
     try:
         sandbox.check()
@@ -79,19 +89,26 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
     try:
         sandbox = make_sandbox()
     except SandboxUnavailable:
+        metrics.sandbox_failure("no_engine")
         return JobResult.WAIT
     token = lifecycle.claim(session, submission_id)
     if token is None:
         return JobResult.SKIPPED
+    claimed_at = time.monotonic()
     submission = session.get(Submission, submission_id, populate_existing=True)
     assert submission is not None
+    mode = submission.mode
+    if submission.started_at is not None:
+        metrics.claimed(mode, (submission.started_at - submission.enqueued_at).total_seconds())
     with lifecycle.Heartbeat(submission_id, token) as heartbeat:
         try:
             report = _grade(submission, sandbox)
         except SandboxUnavailable as exc:
             if _engine_down(sandbox):
+                metrics.sandbox_failure("engine_down")
                 lifecycle.release(session, submission_id, token, f"waiting for a judge: {exc}", True)
                 return JobResult.WAIT
+            metrics.sandbox_failure("run_lost")
             report = _failure(submission, str(exc))
     if heartbeat.lost:
         return JobResult.SKIPPED  # another worker took it over; its verdict stands
@@ -100,7 +117,7 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
         lifecycle.release(session, submission_id, token, report.message, refund=False)
         return JobResult.RETRY
     try:
-        stored = lifecycle.finish(session, submission_id, token, report)
+        stored = _store(session, submission_id, token, report, mode)
     except DBAPIError:
         # The database is away, not the report at fault: the task asks again later, and once
         # this claim's lease lapses recovery gives the submission to a worker that can store it.
@@ -109,8 +126,10 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
     except Exception as exc:  # the report could not be stored: store why, as the judge's fault
         log.exception("storing the verdict of submission %s failed", submission_id)
         session.rollback()
-        stored = lifecycle.finish(session, submission_id, token, _failure(
-            submission, f"the verdict could not be stored: {type(exc).__name__}: {str(exc)[:300]}"))
+        stored = _store(session, submission_id, token, _failure(
+            submission, f"the verdict could not be stored: {type(exc).__name__}: {str(exc)[:300]}"), mode)
+    if stored:
+        metrics.judged(mode, time.monotonic() - claimed_at)
     return JobResult.DONE if stored else JobResult.SKIPPED
 
 
@@ -123,6 +142,7 @@ def validate_version(session: Session, version_id: int, make_sandbox: SandboxFac
     except ProblemError as exc:
         failures = [str(exc)]
     except SandboxUnavailable:
+        metrics.sandbox_failure("no_engine")
         return JobResult.WAIT
     version.status = VersionStatus.INVALID if failures else VersionStatus.VALID
     version.validation = {"failures": failures, "validated_at": utcnow().isoformat()}
@@ -139,8 +159,8 @@ def recover_stale(session: Session) -> list[int]:
     requeued = []
     for submission in lifecycle.stale(session):
         if submission.attempts > get_settings().internal_error_retries:
-            lifecycle.finish(session, submission.id, None, _failure(
-                submission, f"gave up after {submission.attempts} attempts"))
+            _store(session, submission.id, None, _failure(
+                submission, f"gave up after {submission.attempts} attempts"), submission.mode)
             continue
         lifecycle.requeue_lost(submission)
         requeued.append(submission.id)

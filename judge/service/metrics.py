@@ -1,0 +1,251 @@
+"""What operators watch, in the Prometheus text format (``GET /metrics``, ``api.routes.metrics``).
+
+The worker's processes record (``judge.service.jobs``); the API answers the scrape. They are
+different processes (Celery's pool forks its children; uvicorn may run several), so
+prometheus_client runs in its multiprocess mode: each process writes its values to memory-mapped
+files in one folder, ``PROMETHEUS_MULTIPROC_DIR``, and the scrape adds them up. This module sets
+that variable before prometheus_client is first imported, so it must be the only module of the
+project that imports prometheus_client; processes started from here inherit it.
+
+The folder: ``PROMETHEUS_MULTIPROC_DIR`` when the operator set it, else ``<JUDGE_DATA_DIR>/metrics``
+(every process of one judge on one machine agrees on it without being told). Stale files are
+removed when a process first imports this module: those of processes that no longer exist (an
+earlier run, a worker that died) and any left under this process's own id, so a counter starts
+again from zero on a restart instead of carrying old counts. A pool process that ends marks its
+live gauges dead. The folder must be shared only by processes that see each other's process ids
+(one machine, one PID namespace): a container that shares it with another needs ``pid:`` set to
+share the namespace, or its files would be taken for a dead process's.
+
+The engine (``judge`` outside ``judge.service``, and ``sandbox``) records nothing itself: what
+it knows reaches these metrics through the service layer.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator
+from functools import wraps
+from pathlib import Path
+from typing import Any, ParamSpec
+
+from judge.settings import get_settings
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+log = logging.getLogger(__name__)
+
+
+def _pid_of(path: Path) -> int | None:
+    """The process id in a file name of prometheus_client's: counter_123.db, gauge_livesum_123.db."""
+    if path.suffix != ".db":
+        return None
+    tail = path.stem.rpartition("_")[2]
+    return int(tail) if tail.isdigit() else None
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
+
+
+def clean_stale(folder: Path) -> list[Path]:
+    """Remove the files of processes that no longer exist, and this process's own leftovers
+    (a dead process's id that this one reused); return what was removed."""
+    removed = []
+    for path in folder.glob("*.db"):
+        pid = _pid_of(path)
+        if pid is None or (pid != os.getpid() and _exists(pid)):
+            continue
+        try:
+            path.unlink()
+        except FileNotFoundError:  # another process starting at the same moment took it
+            continue
+        removed.append(path)
+    return removed
+
+
+def _prepare_folder() -> Path:
+    folder = Path(os.environ.get(MULTIPROC_ENV) or get_settings().data_dir / "metrics")
+    folder.mkdir(parents=True, exist_ok=True)
+    os.environ[MULTIPROC_ENV] = str(folder)
+    clean_stale(folder)
+    return folder
+
+
+METRICS_DIR = _prepare_folder()
+
+# Only now: prometheus_client chooses its value class (multiprocess or not) from the variable.
+import prometheus_client  # noqa: E402
+from prometheus_client import values as _values  # noqa: E402
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead  # noqa: E402
+
+# Were prometheus_client imported earlier by something else, its value class would be the
+# single-process one: choose again, now that the variable is set, before any metric exists.
+_values.ValueClass = _values.get_value_class()  # type: ignore[no-untyped-call]
+
+CONTENT_TYPE = prometheus_client.CONTENT_TYPE_LATEST
+QUEUE_WAIT_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600)
+JUDGE_TIME_BUCKETS = (0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20, 30, 60, 120, 300)
+
+VERDICTS = prometheus_client.Counter(
+    "judge_verdicts", "Verdicts written (one per submission judged to the end), by verdict and mode.",
+    ["verdict", "mode"])
+QUEUE_WAIT = prometheus_client.Histogram(
+    "judge_queue_wait_seconds", "From queued (created, or queued again) to claimed by a worker.",
+    ["mode"], buckets=QUEUE_WAIT_BUCKETS)
+JUDGE_TIME = prometheus_client.Histogram(
+    "judge_judge_seconds", "From claimed by a worker to its verdict written.",
+    ["mode"], buckets=JUDGE_TIME_BUCKETS)
+SANDBOX_FAILURES = prometheus_client.Counter(
+    "judge_sandbox_failures",
+    "Infrastructure faults of the sandbox (SandboxUnavailable), never a verdict: no_engine (the "
+    "sandbox could not be opened), engine_down (the engine went away mid-run), run_lost (the engine "
+    "answers but the container vanished or stopped answering).", ["reason"])
+# Set by the warm pool (containers started ahead of need) in each worker process; the scrape shows
+# the sum over live processes. The engine may not import this module: the service layer sets it.
+WARM_POOL_SIZE = prometheus_client.Gauge(
+    "judge_warm_pool_containers", "Sandbox containers started and waiting for a submission.",
+    multiprocess_mode="livesum")
+
+P = ParamSpec("P")
+
+
+def _never_raises(record: Callable[P, None]) -> Callable[P, None]:
+    """Metrics never decide a verdict: a failure to record is logged, never raised."""
+
+    @wraps(record)
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            record(*args, **kwargs)
+        except Exception:
+            log.warning("recording a metric failed", exc_info=True)
+
+    return guarded
+
+
+@_never_raises
+def verdict_stored(verdict: str, mode: str) -> None:
+    VERDICTS.labels(verdict=verdict, mode=mode).inc()
+
+
+@_never_raises
+def claimed(mode: str, waited_seconds: float) -> None:
+    QUEUE_WAIT.labels(mode=mode).observe(max(0.0, waited_seconds))
+
+
+@_never_raises
+def judged(mode: str, seconds: float) -> None:
+    JUDGE_TIME.labels(mode=mode).observe(max(0.0, seconds))
+
+
+@_never_raises
+def sandbox_failure(reason: str) -> None:
+    SANDBOX_FAILURES.labels(reason=reason).inc()
+
+
+@_never_raises
+def warm_pool_size(size: int) -> None:
+    WARM_POOL_SIZE.set(size)
+
+
+# ---------------------------------------------------------------------------------------------
+# Queue depth, read when scraped
+
+
+def broker_queue_depths() -> dict[str, int]:
+    """Messages waiting in each queue, read from the broker.
+
+    On Redis each queue is a list per priority step (kombu's ``queue``, ``queue\\x06\\x163``,
+    ``...6``, ``...9``), every key under ``JUDGE_BROKER_KEY_PREFIX``; kombu's ``_size`` adds up
+    their LLENs through its prefixing client, which is exactly how the worker reads them. On the
+    file-system broker it counts the queue's message files. Messages a worker already holds
+    (reserved, or waiting out a countdown) are not in the queue and not counted.
+    """
+    from judge.service.celery_app import QUEUES, celery
+
+    with celery.connection_for_read() as connection:
+        # One try, no pause: a scrape that finds the broker down falls back at once.
+        connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=3)
+        channel = connection.default_channel
+        return {queue: int(channel._size(queue)) for queue in QUEUES}
+
+
+def database_queue_depths() -> dict[str, int]:
+    """The fallback: queued rows per mode (``run``, ``submit``). A rejudge's rows are ``submit``
+    rows, so the background queue cannot be told apart here."""
+    from sqlalchemy import func, select
+
+    from judge.service.db.models import Submission, SubmissionStatus
+    from judge.service.db.session import new_session
+    from judge.service.submissions import Mode
+
+    depths = {mode.value: 0 for mode in Mode}
+    with new_session() as session:
+        rows = session.execute(select(Submission.mode, func.count()).where(
+            Submission.status == SubmissionStatus.QUEUED).group_by(Submission.mode))
+        for mode, count in rows:
+            depths[str(mode)] = int(count)
+    return depths
+
+
+class QueueDepthCollector:
+    """``judge_queue_depth{queue, source}``: from the broker (``source="broker"``), or, when the
+    broker cannot be read, queued rows per mode from the database (``source="database"``)."""
+
+    def __init__(self, broker: Callable[[], dict[str, int]] = broker_queue_depths,
+                 database: Callable[[], dict[str, int]] = database_queue_depths) -> None:
+        self.broker, self.database = broker, database
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import GaugeMetricFamily
+
+        family = GaugeMetricFamily(
+            "judge_queue_depth", "Submissions waiting to be judged: messages in each Celery queue "
+            "(source=broker) or, with the broker unreadable, queued rows per mode (source=database).",
+            labels=["queue", "source"])
+        try:
+            depths, source = self.broker(), "broker"
+        except Exception as exc:
+            log.warning("queue depth: the broker could not be read (%s); counting rows", exc)
+            try:
+                depths, source = self.database(), "database"
+            except Exception:
+                log.warning("queue depth: the database could not be read either", exc_info=True)
+                depths, source = {}, ""
+        for queue, depth in depths.items():
+            family.add_metric([queue, source], depth)
+        yield family
+
+
+def exposition(queue_depth: QueueDepthCollector | None = None) -> bytes:
+    """Every process's values added up, and the queue depths read now, in the text format."""
+    registry = prometheus_client.CollectorRegistry()
+    MultiProcessCollector(registry, path=str(METRICS_DIR))  # type: ignore[no-untyped-call]
+    registry.register(queue_depth or QueueDepthCollector())
+    return bytes(prometheus_client.generate_latest(registry))
+
+
+# ---------------------------------------------------------------------------------------------
+# Celery's pool processes: a process that ends takes its live gauges with it
+
+
+def _mark_dead(**_: Any) -> None:
+    try:
+        mark_process_dead(os.getpid(), str(METRICS_DIR))  # type: ignore[no-untyped-call]
+    except OSError:
+        log.warning("could not mark this process's gauges dead", exc_info=True)
+
+
+def _connect_worker_signals() -> None:
+    from celery.signals import worker_process_shutdown, worker_shutdown
+
+    worker_process_shutdown.connect(_mark_dead, weak=False)  # a pool process
+    worker_shutdown.connect(_mark_dead, weak=False)  # the worker's main process
+
+
+_connect_worker_signals()
