@@ -8,9 +8,12 @@ from sandbox.image import Progress, ensure_image
 from sandbox.interface import SandboxUnavailable
 
 
-def docker_sandbox(progress: Progress = lambda _: None) -> DockerSandbox:
+def docker_sandbox(progress: Progress = lambda _: None, pooled: bool = False) -> DockerSandbox:
     """Connect, remove expired leftovers and build the image on first use.
 
+    ``pooled``: keep JUDGE_WARM_POOL_SIZE containers warm (sandbox.warm_pool), for a process that
+    judges one submission after another (a worker). Off by default: a one-off command (`judge
+    run`, `judge problems validate`) would make containers it never uses.
     Raises SandboxUnavailable with a one-line reason when there is no engine.
     """
     settings = get_settings()
@@ -22,4 +25,5 @@ def docker_sandbox(progress: Progress = lambda _: None) -> DockerSandbox:
             f"(it has {', '.join(sorted(runtimes)) or 'none'}); see JUDGE_SANDBOX_RUNTIME")
     sweep_leftovers(client)
     tag = ensure_image(client, settings.sandbox_offline, progress)
-    return DockerSandbox(tag, client, settings.sandbox_runtime)
+    return DockerSandbox(tag, client, settings.sandbox_runtime,
+                         warm_pool_size=settings.warm_pool_size if pooled else 0)

@@ -19,6 +19,9 @@ class Settings(BaseSettings):
     sandbox_offline: bool | None = None
     # The container runtime: runc, or runsc (gVisor) for a second wall at a cost in speed.
     sandbox_runtime: str = "runc"
+    # Sandbox containers each worker process keeps created, started and waiting for one
+    # submission (sandbox.warm_pool); 0 creates every container when its submission arrives.
+    warm_pool_size: int = 2
 
     # Empty means the embedded default under data_dir: SQLite, and (under `judge serve`) a private
     # redis-server on a Unix socket, or a broker on the file system where none is installed.

@@ -2,15 +2,25 @@
 
 Every limit is set here, from outside the container: nothing inside can lift them. The protocol
 itself (what is sent, how each step is timed and decided) lives in ``sandbox.conversation``.
+
+A container may be made ahead of time (``sandbox.warm_pool``): created, attached and started with
+every limit applied, its supervisor waiting on stdin for the Start message (its lease begins only
+then). It still serves exactly one payload and is removed after it, as a cold one is. Warm
+containers are keyed by the limits the container itself enforces (``container_limits``); the
+rest of a payload's limits travel in the Start message.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
 import socket
 import struct
 import time
 from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import docker
@@ -21,15 +31,22 @@ from requests.exceptions import RequestException
 from sandbox.conversation import StreamEnded, converse
 from sandbox.interface import Limits, Payload, SandboxRun, SandboxUnavailable
 from sandbox.protocol import LINE_CAP, ProtocolError
+from sandbox.warm_pool import MAX_IDLE, WarmPool
 
 LABEL = "metrics-judge.sandbox"
 EXPIRES_LABEL = "metrics-judge.expires"
+WARM_LABEL = "metrics-judge.warm"  # made ahead by a pool (for audits; the sweep treats all alike)
 # The supervisor's only privileges: becoming a learner uid, and killing learner processes.
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
 STDERR_TAIL = 2_000
 GVISOR_TASKS = 512
 SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers
 ABANDONED_AFTER = 120.0  # a stopped container no worker removed in this long is a leftover
+# Every container's expires label leaves its run this much beyond the run's own wall clock.
+EXPIRY_MARGIN = 60.0
+# The longest run a warm container is made for: the most a problem may declare
+# (judge/problems.py). A warm container's label covers its idle time and then such a run.
+LONGEST_RUN = 600.0
 # Failures of the engine itself, whatever library layer reports them.
 ENGINE_ERRORS = (DockerException, RequestException, OSError)
 
@@ -83,6 +100,61 @@ def container_options(limits: Limits, expires: float, runtime: str = "runc") -> 
         "stdin_open": True,
         "detach": False,  # with stdin_open: stdin closes when the host's attachment ends
     }
+
+
+def container_limits(limits: Limits) -> Limits:
+    """Only what the container itself enforces (``container_options`` reads nothing else): the
+    key of a warm container. Time limits and the output cap travel in the Start message."""
+    base = Limits()
+    return dataclasses.replace(limits, time_per_test=base.time_per_test,
+                               time_per_submission=base.time_per_submission,
+                               stdout_bytes=base.stdout_bytes)
+
+
+@dataclass
+class WarmContainer:
+    """A started container whose supervisor waits for its Start message; used once."""
+
+    id: str
+    sock: socket.socket
+    handle: Any  # what attach_socket returned: holds the HTTP response behind the socket
+    expires: float  # the value of its expires label
+    container: Any = None  # the engine's view of it, fetched when it is taken
+
+    def close(self) -> None:
+        """Close this process's end of the attach socket; with nobody attached, the container's
+        stdin closes and its supervisor, still waiting for Start, ends by itself."""
+        _close_attachment(self.sock, self.handle)
+
+
+def _close_attachment(sock: socket.socket | None, handle: Any) -> None:
+    """Close the attach socket's descriptor now. The socket alone would wait for the file object
+    docker-py made of it (``handle``), which an HTTP response keeps in a reference cycle, so
+    only a garbage collection would close it. Never shutdown(): after a fork that would end the
+    other process's connection too."""
+    for closing in (sock, handle):
+        if closing is not None:
+            with contextlib.suppress(OSError, AttributeError):
+                closing.close()
+
+
+def _waits_quietly(sock: socket.socket) -> bool:
+    """Whether the attach socket is open with nothing to read, as before a Start message: an
+    ended stream (the container died, the engine restarted) reads as end of file at once."""
+    timeout = sock.gettimeout()
+    try:
+        sock.setblocking(False)
+        try:
+            sock.recv(1, socket.MSG_PEEK)
+        finally:
+            sock.settimeout(timeout)
+    except BlockingIOError:
+        return True
+    except ValueError:  # a TLS socket cannot peek; the engine's state decides alone
+        return True
+    except OSError:
+        return False
+    return False  # end of file, or output before Start: either way not a waiting supervisor
 
 
 class AttachStream:
@@ -158,15 +230,30 @@ class AttachStream:
 
 
 class DockerSandbox:
-    """One container per submission; each test runs in a fresh learner process inside it."""
+    """One container per submission; each test runs in a fresh learner process inside it.
+
+    With ``warm_pool_size`` > 0, containers for ``warm_limits`` (default: the default limits,
+    which every shipped problem uses) are made ahead of time by a pool of this process's own;
+    a payload with other container-level limits takes the cold path.
+    """
 
     def __init__(self, image: str, client: docker.DockerClient | None = None,
-                 runtime: str = "runc") -> None:
+                 runtime: str = "runc", warm_pool_size: int = 0,
+                 warm_limits: Iterable[Limits] = (Limits(),),
+                 max_idle: float = MAX_IDLE) -> None:
         self.image = image
         self.runtime = runtime
         self._client = client
         self.recent: deque[str] = deque(maxlen=64)  # ids of the latest containers, for audits
         self.swept_at = time.monotonic()
+        self.warm_runs = 0  # runs served by a warm container, for tests and figures
+        self._pool_client: docker.DockerClient | None = None
+        self._pool_client_pid = 0
+        self.pool: WarmPool[Limits, WarmContainer] | None = None
+        if warm_pool_size > 0:
+            self.pool = WarmPool(warm_pool_size, [container_limits(x) for x in warm_limits],
+                                 self._make_warm, self._discard_warm, WarmContainer.close,
+                                 max_idle=max_idle, name="warm-sandboxes")
 
     @property
     def client(self) -> docker.DockerClient:
@@ -180,37 +267,113 @@ class DockerSandbox:
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the Docker engine does not answer: {exc}") from exc
 
+    def prime(self, limits: Limits | None = None) -> None:
+        """Start keeping containers warm for these limits (default: the default limits) now,
+        rather than from their first run."""
+        if self.pool is not None:
+            self.pool.prime(container_limits(limits or Limits()))
+
+    def close(self) -> None:
+        """Remove every idle warm container and stop refilling (the worker is shutting down)."""
+        if self.pool is not None:
+            self.pool.close()
+
     def run(self, payload: Payload) -> SandboxRun:
         self._sweep_now_and_then()
         limits = payload.limits
+        warm = self._take_warm(limits)
+        # The clock of the startup grace and of time_per_submission starts now: when a warm
+        # container is taken, not when it was made.
         started = time.monotonic()
-        expires = time.time() + limits.time_per_submission + 60
-        try:
-            container = self.client.containers.create(
-                self.image, **container_options(limits, expires, self.runtime))
-        except ENGINE_ERRORS as exc:
-            raise SandboxUnavailable(f"could not create the sandbox container: {exc}") from exc
+        raw: Any = None
+        if warm is not None:
+            container, sock, raw = warm.container, warm.sock, warm.handle
+        else:
+            expires = time.time() + limits.time_per_submission + EXPIRY_MARGIN
+            try:
+                container = self.client.containers.create(
+                    self.image, **container_options(limits, expires, self.runtime))
+            except ENGINE_ERRORS as exc:
+                raise SandboxUnavailable(f"could not create the sandbox container: {exc}") from exc
+            sock = None
         self.recent.append(container.id)
         try:
-            raw = self.client.api.attach_socket(
-                container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
-            sock: socket.socket = getattr(raw, "_sock", raw)
-            container.start()
+            if sock is None:
+                raw = self.client.api.attach_socket(
+                    container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+                sock = getattr(raw, "_sock", raw)
+                container.start()
             stream = AttachStream(sock, container)
             try:
                 run = converse(stream, payload, started)
             except StreamEnded as exc:
                 raise SandboxUnavailable(_why_it_ended(container, exc, stream)) from exc
-            finally:
-                with contextlib.suppress(OSError):
-                    sock.close()
             run.container = container.id
             return run
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox container failed: {exc}") from exc
         finally:
+            _close_attachment(sock, raw)
             remove_container(self.client, container.id)
 
+    def _take_warm(self, limits: Limits) -> WarmContainer | None:
+        """A live warm container for these limits, now this run's alone; None for the cold path
+        (no pool, other limits, none idle, or every idle one found dead and discarded)."""
+        if self.pool is None:
+            return None
+        warm = self.pool.take(container_limits(limits), lambda w: self._usable(w, limits))
+        if warm is not None:
+            self.warm_runs += 1
+        return warm
+
+    def _usable(self, warm: WarmContainer, limits: Limits) -> bool:
+        # Its label must outlast this run as a cold container's would, or the sweep may take it.
+        if warm.expires < time.time() + limits.time_per_submission + EXPIRY_MARGIN:
+            return False
+        if not _waits_quietly(warm.sock):
+            return False
+        try:
+            container = self.client.containers.get(warm.id)
+        except ENGINE_ERRORS:
+            return False
+        state = container.attrs.get("State") or {}
+        if state.get("Status") != "running" or state.get("Paused") or state.get("Restarting"):
+            return False
+        warm.container = container
+        return True
+
+    def _engine_here(self) -> docker.DockerClient:
+        """The pool's thread has a client of its own (docker-py's is not documented as safe to
+        share between threads); a run and everything it does use the sandbox's client."""
+        if self.pool is None or not self.pool.in_refill_thread():
+            return self.client
+        if self._pool_client is None or self._pool_client_pid != os.getpid():
+            self._pool_client, self._pool_client_pid = connect(), os.getpid()
+        return self._pool_client
+
+    def _make_warm(self, key: Limits) -> WarmContainer:
+        """In the pool's thread: create, attach and start a container that waits for Start."""
+        client = self._engine_here()
+        assert self.pool is not None
+        expires = float(int(time.time() + self.pool.max_idle + LONGEST_RUN + EXPIRY_MARGIN))
+        options = container_options(key, expires, self.runtime)
+        options["labels"][WARM_LABEL] = "1"
+        container = client.containers.create(self.image, **options)
+        raw: Any = None
+        try:
+            raw = client.api.attach_socket(
+                container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+            sock: socket.socket = getattr(raw, "_sock", raw)
+            container.start()
+        except BaseException:
+            _close_attachment(getattr(raw, "_sock", raw), raw)
+            remove_container(client, container.id)
+            raise
+        return WarmContainer(container.id, sock, raw, expires)
+
+    def _discard_warm(self, warm: WarmContainer) -> None:
+        warm.close()
+        remove_container(self._engine_here(), warm.id)
 
     def _sweep_now_and_then(self) -> None:
         """Every worker removes expired leftovers (of a worker that died) once a minute."""
@@ -239,7 +402,12 @@ def remove_container(client: docker.DockerClient, container_id: str) -> None:
 
 
 def sweep_leftovers(client: docker.DockerClient) -> int:
-    """Remove sandbox containers whose deadline has passed (a crashed worker leaves them)."""
+    """Remove sandbox containers whose deadline has passed (a crashed worker leaves them).
+
+    The expires label is the time by which a container must be gone: for a cold one, its run's
+    wall clock and a margin; for a warm one, its longest idle time and then the longest run and a
+    margin (a warm one is only taken for a run that ends before its label does).
+    """
     removed = 0
     now = time.time()
     # The low-level listing: the high-level one fetches each container again and fails when

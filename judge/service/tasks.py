@@ -11,14 +11,15 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_process_shutdown, worker_shutdown
 from sqlalchemy.exc import DBAPIError
 
 from judge.sandboxes import docker_sandbox
-from judge.service import heartbeats, jobs
+from judge.service import heartbeats, jobs, metrics
 from judge.service.celery_app import GRADE_TASK, RECOVER_TASK, VALIDATE_TASK, celery, enqueue_submission
 from judge.service.db.session import new_session
 from judge.settings import get_settings
+from sandbox.docker_runner import DockerSandbox
 from sandbox.interface import Sandbox
 
 MAX_BACKOFF = 60.0
@@ -26,9 +27,13 @@ _ = heartbeats  # imported for its signal handlers: every worker writes its hear
 
 
 @lru_cache(maxsize=1)
-def _sandbox() -> Sandbox:
-    # One per worker process: connecting, sweeping and checking the image happen once.
-    return docker_sandbox()
+def _sandbox() -> DockerSandbox:
+    # One per worker process: connecting, sweeping and checking the image happen once, and its
+    # pool of warm containers is this process's own (made lazily, after the fork).
+    sandbox = docker_sandbox(pooled=True)
+    if sandbox.pool is not None:
+        sandbox.pool.observer = metrics.warm_pool_size  # the judge_warm_pool_containers gauge
+    return sandbox
 
 
 def worker_sandbox() -> Sandbox:
@@ -37,6 +42,14 @@ def worker_sandbox() -> Sandbox:
     except Exception:
         _sandbox.cache_clear()  # the engine may come back: try again next time
         raise
+
+
+@worker_process_shutdown.connect  # a prefork child leaving
+@worker_shutdown.connect  # the main process (where tasks run under --pool solo or threads)
+def _drain_warm_sandboxes(**_: Any) -> None:
+    """Remove this process's idle warm containers (atexit does too, where it runs)."""
+    if _sandbox.cache_info().currsize:
+        _sandbox().close()
 
 
 @worker_init.connect

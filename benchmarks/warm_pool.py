@@ -1,0 +1,77 @@
+"""Benchmark: judging with cold containers vs warm ones (sandbox.warm_pool), in one run.
+
+Judges a problem's reference N times each way, interleaved so that both see the same machine:
+
+- cold: the container is created, attached and started for each submission (pool size 0);
+- warm: taken from a pool of --size containers made ahead, the pool refilled between
+  submissions (submissions that arrive with a pause, as most do);
+- warm, back to back: no pause, so the pool refills while the next submissions run and
+  empties when they come faster than it refills.
+
+    python benchmarks/warm_pool.py [--problem bleu_1gram] [--runs 20] [--size 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from judge.grading import grade
+from judge.problems import Problem, find_problem
+from judge.results import Verdict
+from judge.sandboxes import docker_sandbox
+from judge.settings import get_settings
+from sandbox.docker_runner import DockerSandbox
+
+
+def judge_once(problem: Problem, sandbox: DockerSandbox) -> float:
+    started = time.perf_counter()
+    report = grade(problem, problem.reference, sandbox)
+    elapsed = time.perf_counter() - started
+    assert report.verdict is Verdict.ACCEPTED, report.message
+    return elapsed
+
+
+def line(label: str, times: list[float]) -> str:
+    return (f"  {label:<28} median {statistics.median(times) * 1000:7.1f} ms "
+            f"(min {min(times) * 1000:.1f}, max {max(times) * 1000:.1f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--problem", default="bleu_1gram")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--size", type=int, default=2)
+    options = parser.parse_args()
+    problem = find_problem(get_settings().problems_dir, options.problem)
+    cold = docker_sandbox(print)
+    warm = DockerSandbox(cold.image, cold.client, cold.runtime, warm_pool_size=options.size)
+    assert warm.pool is not None
+    try:
+        warm.prime()
+        assert warm.pool.wait_filled(120), "the pool did not fill"
+        judge_once(problem, cold)  # the engine's caches, once
+        cold_times, warm_times = [], []
+        for _ in range(options.runs):
+            cold_times.append(judge_once(problem, cold))
+            assert warm.pool.wait_filled(120)
+            warm_times.append(judge_once(problem, warm))
+        assert warm.pool.wait_filled(120)
+        before = warm.warm_runs
+        burst = [judge_once(problem, warm) for _ in range(options.runs)]
+        served_warm = warm.warm_runs - before
+    finally:
+        warm.close()
+    print(f"problem {problem.slug}: {len(problem.tests())} tests, {options.runs} runs each, "
+          f"pool size {options.size}")
+    print(line("cold container:", cold_times))
+    print(line("warm container:", warm_times))
+    print(line("warm, back to back:", burst) + f", {served_warm} of {options.runs} warm")
+    cold_median, warm_median = statistics.median(cold_times), statistics.median(warm_times)
+    print(f"  saved per submission: {(cold_median - warm_median) * 1000:.0f} ms "
+          f"({cold_median / warm_median:.1f}x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,266 @@
+"""A pool of sandboxes prepared ahead of time, each handed out once and never returned.
+
+The pool knows nothing of Docker: it is given how to make an item for a key, how to discard one
+(remove it for good) and how to forget one (close this process's handles on it and leave it be).
+``sandbox.docker_runner`` keys it by the container-level limits and fills it with containers
+that are created, attached and started, each waiting for its one payload.
+
+- **Single use.** ``take`` pops an item; nothing ever puts one back. The taker owns it and
+  removes it after its run.
+- **Lazy, per key.** A key is filled once it was first asked for (the first payload of a key
+  takes the cold path and starts the filling), and only keys the pool was made for are filled:
+  a payload of any other key always takes the cold path.
+- **Refilled in the background.** One daemon thread per pool keeps ``size`` idle items for each
+  key in use, makes one after every take, replaces an item that has been idle for ``max_idle``
+  seconds, and waits (1 s, doubling up to 30 s) after a failed make instead of spinning.
+- **Checked when taken.** ``take`` calls the caller's ``accept`` on each candidate outside the
+  lock; a refused or too old item is discarded and the next is tried, then none (cold path).
+- **Drained.** ``close`` discards every idle item and stops the thread; an item the thread is
+  still making is discarded as soon as it is made. Every pool in the process is closed at exit
+  (``atexit``); a forked child forgets what its parent's pools hold, so only the parent's own
+  death ends them.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import os
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+log = logging.getLogger(__name__)
+
+MAX_IDLE = 300.0  # seconds an item may wait before the pool replaces it
+RETRY_FIRST = 1.0  # after a failed make, wait this long, doubling up to RETRY_MAX
+RETRY_MAX = 30.0
+JOIN_TIMEOUT = 15.0  # how long close waits for a make in flight (creating a container)
+
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
+
+
+@dataclass
+class _Idle(Generic[T]):
+    item: T
+    since: float  # time.monotonic() when it became ready
+
+
+class WarmPool(Generic[K, T]):
+    """Up to ``size`` idle items for each key in use; see the module's docstring."""
+
+    def __init__(self, size: int, keys: Iterable[K], make: Callable[[K], T],
+                 discard: Callable[[T], None], forget: Callable[[T], None],
+                 max_idle: float = MAX_IDLE, name: str = "warm-pool") -> None:
+        self.size = size
+        self.keys = frozenset(keys)
+        self.max_idle = max_idle
+        self.name = name
+        self._make, self._discard, self._forget = make, discard, forget
+        # Told the number of idle items whenever it changes (a metrics gauge); never raises here.
+        self.observer: Callable[[int], None] | None = None
+        self._reset()
+        _POOLS.add(self)
+
+    def _reset(self) -> None:
+        self._cond = threading.Condition()
+        self._idle: dict[K, deque[_Idle[T]]] = {}  # the keys in use, in the order first asked
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self._retry_at = 0.0
+        self._delay = RETRY_FIRST
+        self.made = 0  # items made by this pool, for tests and figures
+        self.failures = 0  # makes that failed
+
+    # -- the taker's side --------------------------------------------------------------------
+
+    def take(self, key: K, accept: Callable[[T], bool]) -> T | None:
+        """An idle item for key that ``accept`` approved, now the caller's alone; else None.
+
+        Asking for a key the pool was made for starts filling it. ``accept`` runs outside the
+        lock; an item it refuses (or that raises, or that idled too long) is discarded.
+        """
+        if self.size <= 0 or key not in self.keys:
+            return None
+        with self._cond:
+            if self._closed:
+                return None
+            queue = self._want(key)
+        while True:
+            with self._cond:
+                if not queue:
+                    return None
+                idle = queue.popleft()
+                self._cond.notify_all()  # the thread makes its replacement now
+            self._observe()
+            fresh = time.monotonic() - idle.since <= self.max_idle
+            try:
+                ok = fresh and accept(idle.item)
+            except Exception:
+                log.exception("%s: checking an idle item failed", self.name)
+                ok = False
+            if ok:
+                return idle.item
+            self._discard_quietly(idle.item)
+
+    def prime(self, key: K) -> None:
+        """Start filling key now rather than at its first take (no-op for a key not served)."""
+        if self.size <= 0 or key not in self.keys:
+            return
+        with self._cond:
+            if not self._closed:
+                self._want(key)
+
+    def idle(self, key: K | None = None) -> int:
+        with self._cond:
+            if key is not None:
+                return len(self._idle.get(key, ()))
+            return sum(len(queue) for queue in self._idle.values())
+
+    def items(self) -> list[T]:
+        """The idle items now, oldest first (for audits and tests): they stay the pool's."""
+        with self._cond:
+            return [idle.item for queue in self._idle.values() for idle in queue]
+
+    def wait_filled(self, timeout: float) -> bool:
+        """Wait until every key in use has ``size`` idle items; whether it happened in time."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while any(len(queue) < self.size for queue in self._idle.values()):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or self._closed:
+                    return False
+                self._cond.wait(remaining)
+            return True
+
+    def in_refill_thread(self) -> bool:
+        return threading.current_thread() is self._thread
+
+    def close(self) -> int:
+        """Discard every idle item and stop refilling; how many were discarded. Idempotent."""
+        with self._cond:
+            self._closed = True
+            items = [idle.item for queue in self._idle.values() for idle in queue]
+            for queue in self._idle.values():
+                queue.clear()
+            self._cond.notify_all()
+            thread = self._thread
+        self._observe()
+        for item in items:
+            self._discard_quietly(item)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(JOIN_TIMEOUT)
+        return len(items)
+
+    # -- inside ------------------------------------------------------------------------------
+
+    def _want(self, key: K) -> deque[_Idle[T]]:
+        """Called with the lock held: the key's queue, the thread started and woken."""
+        queue = self._idle.setdefault(key, deque())
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._refill, name=self.name, daemon=True)
+            self._thread.start()
+        self._cond.notify_all()
+        return queue
+
+    def _observe(self) -> None:
+        if self.observer is not None:
+            try:
+                self.observer(self.idle())
+            except Exception:
+                log.exception("%s: the observer failed", self.name)
+
+    def _discard_quietly(self, item: T) -> None:
+        try:
+            self._discard(item)
+        except Exception:  # the owner's sweep removes what could not be removed here
+            log.exception("%s: discarding an item failed", self.name)
+
+    def _next_job(self) -> tuple[list[T], K | None, float | None]:
+        """With the lock held: (items to discard, a key to make one for, how long to sleep)."""
+        now = time.monotonic()
+        aged: list[T] = []
+        for queue in self._idle.values():
+            while queue and now - queue[0].since > self.max_idle:
+                aged.append(queue.popleft().item)
+        short = next((k for k, queue in self._idle.items() if len(queue) < self.size), None)
+        if short is not None and now < self._retry_at:
+            return aged, None, self._retry_at - now
+        if short is not None:
+            return aged, short, 0.0
+        oldest = min((queue[0].since for queue in self._idle.values() if queue), default=None)
+        return aged, None, None if oldest is None else oldest + self.max_idle - now + 0.05
+
+    def _refill(self) -> None:
+        while True:
+            with self._cond:
+                if self._closed:
+                    return
+                aged, key, sleep = self._next_job()
+                if not aged and key is None:
+                    self._cond.wait(sleep)
+                    continue
+            if aged:
+                self._observe()
+            for item in aged:
+                self._discard_quietly(item)
+            if key is not None:
+                self._make_one(key)
+
+    def _make_one(self, key: K) -> None:
+        try:
+            item = self._make(key)
+        except Exception as exc:
+            with self._cond:
+                self.failures += 1
+                self._retry_at = time.monotonic() + self._delay
+                log.warning("%s: could not prepare an item (%s); trying again in %.0f s",
+                            self.name, (str(exc).splitlines() or [""])[0][:200], self._delay)
+                self._delay = min(self._delay * 2, RETRY_MAX)
+            return
+        with self._cond:
+            self.made += 1
+            self._delay = RETRY_FIRST
+            queue = self._idle.get(key)
+            keep = not self._closed and queue is not None and len(queue) < self.size
+            if keep and queue is not None:
+                queue.append(_Idle(item, time.monotonic()))
+                self._cond.notify_all()
+        if keep:
+            self._observe()
+        else:
+            self._discard_quietly(item)
+
+    def _forget_after_fork(self) -> None:
+        """In a forked child: the parent's items are the parent's. Close this process's handles
+        on them (so the parent's death still ends them) and start empty. No lock is taken: the
+        parent's thread may have held it at the fork, and no other thread exists here yet."""
+        for queue in self._idle.values():
+            for idle in queue:
+                with contextlib.suppress(Exception):
+                    self._forget(idle.item)
+        self._reset()
+
+
+_POOLS: weakref.WeakSet[WarmPool[Any, Any]] = weakref.WeakSet()
+
+
+def _close_all() -> None:
+    for pool in list(_POOLS):
+        with contextlib.suppress(Exception):
+            pool.close()
+
+
+def _forget_all_in_child() -> None:
+    for pool in list(_POOLS):
+        pool._forget_after_fork()
+
+
+atexit.register(_close_all)
+os.register_at_fork(after_in_child=_forget_all_in_child)
