@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     max_request_bytes: int = 25 * 1024 * 1024  # any request body, problem archives included
     learner_queue_quota: int = 5  # queued or running submissions per learner
     max_wait_seconds: float = 30.0  # cap on ?wait= when polling a submission
+    # A submission's event stream (GET .../events) ends after this long even if not done, and
+    # sends a comment this often so that proxies and clients know it is alive.
+    max_stream_seconds: float = 300.0
+    stream_keepalive_seconds: float = 15.0
     # A queued submission not claimed for this long is sent again (its message may be lost).
     requeue_after_seconds: float = 60.0
     lease_seconds: float = 30.0  # a judging worker renews its claim every third of this

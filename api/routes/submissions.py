@@ -1,13 +1,18 @@
-"""Submissions: create, read (optionally waiting for the verdict), list.
+"""Submissions: create, read (optionally waiting for the verdict or the next change), follow
+as server-sent events, list.
 
 Each route parses, calls ``judge.service.submissions`` (which authorizes through
 ``judge.service.access``) and shapes the answer (``api.presenters``)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Query, Response
+from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.deps import CurrentUser, SessionDep
@@ -17,6 +22,7 @@ from api.waits import watcher
 from judge.service import submissions
 from judge.service.db.models import SubmissionStatus, User
 from judge.service.db.session import new_session
+from judge.service.notifications import Change
 from judge.settings import get_settings
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
@@ -43,22 +49,108 @@ def _detail(user: User, submission_id: int) -> SubmissionOut:
         return submission_detail(submissions.find_submission(session, user, submission_id), user)
 
 
+def _brief(submission: SubmissionOut | Change) -> dict[str, object]:
+    """What an event says about a submission that is not done yet."""
+    if isinstance(submission, Change):
+        return {"id": submission.id, "status": submission.status, "verdict": submission.verdict,
+                "score": None}
+    return {"id": submission.id, "status": submission.status, "verdict": submission.verdict,
+            "score": submission.score}
+
+
+def _state(submission: SubmissionOut | Change) -> tuple[str, str | None]:
+    return (submission.status, submission.verdict)
+
+
+def _other_than(seen: tuple[str, str | None]) -> Callable[[Change], bool]:
+    return lambda change: _state(change) != seen
+
+
+def _done(change: Change) -> bool:
+    return change.status == SubmissionStatus.DONE
+
+
 @router.get("/{submission_id}", response_model=SubmissionOut)
 async def read(
     submission_id: int,
     user: CurrentUser,
-    wait: Annotated[float, Query(ge=0, description="hold up to this many seconds for the verdict")] = 0,
+    wait: Annotated[float, Query(ge=0, description="hold up to this many seconds (capped) for "
+                                                   "what `until` names")] = 0,
+    until: Annotated[Literal["done", "change"], Query(
+        description="done: hold until the verdict is in; change: until the status changes "
+                    "(queued -> running, running -> done, ...)")] = "done",
 ) -> SubmissionOut:
-    """A submission with its verdict and per-test results; ?wait=S holds until it is done.
+    """A submission with its verdict and per-test results; ?wait=S holds until it is done
+    (or, with until=change, until its status changes), at most S seconds.
 
     While it waits it holds no database connection and no thread (see ``api.waits``).
     """
-    current = await run_in_threadpool(_detail, user, submission_id)  # 404 before any wait
     wait = min(wait, get_settings().max_wait_seconds)
-    if current.status == SubmissionStatus.DONE or wait <= 0:
-        return current
-    await watcher.wait_done(submission_id, wait)
+    if wait <= 0:
+        return await run_in_threadpool(_detail, user, submission_id)
+    # Watch before reading: whatever is committed after the read is on its way to the watch.
+    with watcher.watch(submission_id) as watch:
+        current = await run_in_threadpool(_detail, user, submission_id)  # 404 before any wait
+        if current.status == SubmissionStatus.DONE:
+            return current
+        seen = _state(current)
+        watch.saw(*seen)
+        await watch.until(_other_than(seen) if until == "change" else _done, wait)
+    # Woken, or the time is up: the row as it is now (the database has the last word).
     return await run_in_threadpool(_detail, user, submission_id)
+
+
+def _event(data: dict[str, object] | SubmissionOut) -> bytes:
+    text = data.model_dump_json() if isinstance(data, SubmissionOut) else json.dumps(data)
+    return f"event: status\ndata: {text}\n\n".encode()
+
+
+async def _stream(user: User, submission_id: int) -> AsyncIterator[bytes]:
+    settings = get_settings()
+    loop = asyncio.get_running_loop()
+    # The watch lives exactly as long as the stream: opened here, closed however the stream ends.
+    with watcher.watch(submission_id) as watch:
+        # Read again now that the watch is open, as read() does: no change after this is missed.
+        current = await run_in_threadpool(_detail, user, submission_id)
+        if current.status == SubmissionStatus.DONE:
+            yield _event(current)
+            return
+        yield _event(_brief(current))
+        sent = _state(current)
+        watch.saw(*sent)
+        deadline = loop.time() + settings.max_stream_seconds
+        while (remaining := deadline - loop.time()) > 0:
+            wait = min(settings.stream_keepalive_seconds, remaining)
+            change = await watch.until(_other_than(sent), wait)
+            if change is None:
+                yield b": keep-alive\n\n"
+                continue
+            if change.status != SubmissionStatus.DONE:
+                sent = _state(change)
+                yield _event(_brief(change))
+                continue
+            final = await run_in_threadpool(_detail, user, submission_id)
+            if final.status == SubmissionStatus.DONE:
+                yield _event(final)
+                return
+            sent = _state(final)  # judged again meanwhile: go on with what the row says now
+            yield _event(_brief(final))
+        yield f": {settings.max_stream_seconds:g} s are up; open the stream again\n\n".encode()
+
+
+@router.get("/{submission_id}/events", response_class=StreamingResponse, responses={200: {
+    "content": {"text/event-stream": {}},
+    "description": "`event: status` with `{id, status, verdict, score}` for the current state and "
+                   "every change after it; the last one, once done, is the whole submission as GET "
+                   "returns it. A comment line every few seconds keeps the connection alive; the "
+                   "stream ends after done, or after JUDGE_MAX_STREAM_SECONDS."}})
+async def events(submission_id: int, user: CurrentUser) -> StreamingResponse:
+    """Server-sent events: the submission's status now and at every change until it is done.
+
+    Holds no database connection and no thread while nothing changes (see ``api.waits``)."""
+    await run_in_threadpool(_detail, user, submission_id)  # 404 (or 401) before the stream starts
+    return StreamingResponse(_stream(user, submission_id), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @router.get("", response_model=Page)

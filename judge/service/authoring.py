@@ -110,12 +110,14 @@ def rejudge(session: Session, row: ProblemRow) -> Rejudge:
     if published is None:
         raise Conflict(f"problem {row.slug!r} has no published version to judge against")
     submissions = session.scalars(select(Submission).where(Submission.problem_id == row.id)).all()
+    ids = [submission.id for submission in submissions]
     for submission in submissions:
         lifecycle.reset_for_rejudge(submission, published.id)
     session.commit()
-    for submission in submissions:
-        enqueue_submission(submission.id, queue=BACKGROUND_QUEUE)
-    return Rejudge(published.version, len(submissions))
+    lifecycle.requeued(ids)  # before the messages: a worker's "running" must come after "queued"
+    for submission_id in ids:
+        enqueue_submission(submission_id, queue=BACKGROUND_QUEUE)
+    return Rejudge(published.version, len(ids))
 
 
 def problem_acceptance(session: Session, row: ProblemRow) -> Acceptance:

@@ -165,4 +165,5 @@ def recover_stale(session: Session) -> list[int]:
         lifecycle.requeue_lost(submission)
         requeued.append(submission.id)
     session.commit()
+    lifecycle.requeued(requeued)
     return requeued

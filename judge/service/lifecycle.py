@@ -2,7 +2,9 @@
 
 queued -> running (``claim``) -> done (``finish``), or back to queued (``release`` when the judge
 or its infrastructure failed, ``requeue_lost`` for recovery, ``reset_for_rejudge``). A new row
-starts queued (``judge.service.submissions``).
+starts queued (``judge.service.submissions``). Each change is announced right after its commit
+(``judge.service.notifications``), which wakes the clients that wait for it; the two functions
+whose caller commits leave the announcement to that caller.
 
 Exactly one worker judges a submission at a time. A worker claims it with a conditional UPDATE
 (queued, or running under an expired lease), renews the lease from a heartbeat thread while it
@@ -21,6 +23,7 @@ from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from judge.results import Report, safe_text
+from judge.service import notifications
 from judge.service.db.models import Submission, SubmissionStatus, TestResultRow, utcnow
 from judge.service.db.session import new_session
 from judge.settings import get_settings
@@ -44,7 +47,10 @@ def claim(session: Session, submission_id: int) -> str | None:
             attempts=Submission.attempts + 1,
         ).execution_options(synchronize_session=False))
     session.commit()
-    return token if result.rowcount == 1 else None  # type: ignore[attr-defined]
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    notifications.announce(submission_id, SubmissionStatus.RUNNING)
+    return token
 
 
 def _holding(submission_id: int, token: str) -> ColumnElement[bool]:
@@ -100,7 +106,10 @@ def release(session: Session, submission_id: int, token: str, message: str,
         values["attempts"] = Submission.attempts - 1
     result = session.execute(update(Submission).where(_holding(submission_id, token)).values(values))
     session.commit()
-    return result.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        return False
+    notifications.announce(submission_id, SubmissionStatus.QUEUED)
+    return True
 
 
 def finish(session: Session, submission_id: int, token: str | None, report: Report) -> bool:
@@ -123,6 +132,7 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
             for position, test in enumerate(report.tests)])
     session.commit()
     session.expire_all()
+    notifications.announce(submission_id, SubmissionStatus.DONE, report.verdict.value)
     return True
 
 
@@ -146,17 +156,24 @@ def _back_in_queue(submission: Submission) -> None:
 
 def requeue_lost(submission: Submission) -> None:
     """Queue again a submission whose message was lost or whose worker died (its lease lapsed).
-    The caller commits."""
+    The caller commits, then announces ``requeued``."""
     _back_in_queue(submission)
 
 
 def reset_for_rejudge(submission: Submission, version_id: int) -> None:
     """Forget the verdict and judge again against ``version_id`` with every attempt restored.
     Dropping the claim means the verdict of a judge still running no longer lands. The caller
-    commits."""
+    commits, then announces ``requeued``."""
     _back_in_queue(submission)
     submission.version_id = version_id
     submission.verdict = submission.score = submission.message = None
     submission.started_at = submission.finished_at = None
     submission.attempts = 0
     submission.results.clear()
+
+
+def requeued(submission_ids: list[int]) -> None:
+    """Announce, after the caller's commit, that ``requeue_lost`` or ``reset_for_rejudge`` put
+    these submissions back in the queue."""
+    notifications.announce_all(
+        notifications.Change(submission_id, SubmissionStatus.QUEUED) for submission_id in submission_ids)

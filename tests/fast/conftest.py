@@ -8,6 +8,8 @@
   thread with Celery's eager mode, as a worker would have; a test may hold messages instead.
 - Sandbox: the worker's sandbox factory returns ``ExecSandbox``, a test double that runs the
   code with ``exec`` (``tests/fast/exec_sandbox.py``).
+- Announcements: status changes are published to, and the API's watcher subscribes to,
+  ``LocalBus`` (``tests/fast/local_bus.py``), an in-process stand-in for Redis pub/sub.
 - Network: ``socket.connect`` refuses everything while these tests run and records who tried;
   a test fails if anything tried, unless it asks for ``refused_connections`` to inspect them.
 
@@ -30,6 +32,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import judge.service.tasks as worker_tasks
+from judge.service import notifications
 from judge.service.celery_app import celery
 from judge.service.db import session as db_session
 from judge.service.db.models import Role
@@ -37,6 +40,7 @@ from judge.service.db.session import session_scope
 from judge.service.users import create_user
 from judge.settings import Settings, get_settings
 from tests.fast.exec_sandbox import ExecSandbox
+from tests.fast.local_bus import LocalBus
 from tests.utils.service_env import FIXTURE_PROBLEMS
 from tests.utils.service_fixtures import Tokens
 
@@ -210,6 +214,23 @@ def eager_queue(fast_settings: Settings, exec_sandbox: ExecSandbox) -> Iterator[
         patch.setattr(worker_tasks, "worker_sandbox", lambda: exec_sandbox)
         patch.setattr(worker_tasks, "_sandbox", lambda: exec_sandbox)
         yield queue
+
+
+@pytest.fixture(scope="package", autouse=True)
+def local_bus(fast_settings: Settings) -> Iterator[LocalBus]:
+    from api.waits import watcher
+
+    bus = LocalBus()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(notifications, "publisher", lambda: bus)
+        patch.setattr(watcher, "open_feed", bus.open_feed)
+        yield bus
+
+
+@pytest.fixture(autouse=True)
+def bus_is_up(local_bus: LocalBus, monkeypatch: pytest.MonkeyPatch) -> None:
+    local_bus.come_back()
+    monkeypatch.setattr(notifications, "_quiet_until", 0.0)  # no pause left by an earlier failure
 
 
 @pytest.fixture(autouse=True)

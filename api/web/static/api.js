@@ -22,11 +22,24 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, options) {
-  const { method = "GET", json, signal } = options || {};
-  const headers = { Accept: "application/json" };
+function authorized(headers) {
   const token = getToken();
   if (token) headers.Authorization = "Bearer " + token;
+  return headers;
+}
+
+function failure(response, data) {
+  const error = (data && data.error) || { code: "http", message: `HTTP ${response.status}` };
+  let message = error.message;
+  if (response.status === 401) message += ". Paste your API token in the box at the top of the page.";
+  const retry = response.headers.get("Retry-After");
+  if (response.status === 429 && retry) message += ` (try again in ${retry} s)`;
+  return new ApiError(response.status, error.code, message);
+}
+
+export async function api(path, options) {
+  const { method = "GET", json, signal } = options || {};
+  const headers = authorized({ Accept: "application/json" });
   if (json !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -44,15 +57,62 @@ export async function api(path, options) {
   } catch {
     data = null;
   }
-  if (!response.ok) {
-    const error = (data && data.error) || { code: "http", message: `HTTP ${response.status}` };
-    let message = error.message;
-    if (response.status === 401) message += ". Paste your API token in the box at the top of the page.";
-    const retry = response.headers.get("Retry-After");
-    if (response.status === 429 && retry) message += ` (try again in ${retry} s)`;
-    throw new ApiError(response.status, error.code, message);
-  }
+  if (!response.ok) throw failure(response, data);
   return data;
+}
+
+// Server-sent events, read with fetch because EventSource cannot send the Authorization header.
+// Yields { event, data } for each event (comments, such as keep-alives, are skipped) until the
+// server ends the stream; throws ApiError when it cannot be opened.
+export async function* eventStream(path, signal) {
+  let response;
+  try {
+    response = await fetch("/api/v1" + path, {
+      headers: authorized({ Accept: "text/event-stream" }), signal, cache: "no-store", credentials: "omit",
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, "network", "The judge did not answer; check your connection.");
+  }
+  if (!response.ok || !response.body) {
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+    throw failure(response, data);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let event = "";
+  let data = [];
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, end).replace(/\r$/, "");
+        buffer = buffer.slice(end + 1);
+        if (line === "") { // a blank line ends an event
+          if (data.length) yield { event: event || "message", data: data.join("\n") };
+          event = "";
+          data = [];
+          continue;
+        }
+        if (line.startsWith(":")) continue; // a comment: the server is alive
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "event") event = text;
+        else if (field === "data") data.push(text);
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
 }
 
 export function sleep(ms, signal) {

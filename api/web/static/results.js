@@ -1,7 +1,7 @@
 // A submission's verdict, score and per-test rows, exactly as the API returns them (hidden tests
-// arrive as an aggregate: how many passed and the first failure's category), and the polling
-// that keeps them current.
-import { ApiError, api, sleep } from "./api.js";
+// arrive as an aggregate: how many passed and the first failure's category), and the events
+// stream (or, failing that, the polling) that keeps them current.
+import { ApiError, api, eventStream, sleep } from "./api.js";
 import { badge, el, link, submissionHref } from "./dom.js";
 import { argumentsText } from "./values.js";
 
@@ -76,7 +76,9 @@ export function resultView(submission, parameters, elapsed) {
       : null);
 }
 
-// Polls ?wait= until the verdict is in, redrawing the panel; stops when signal is aborted.
+// Follows the submission until the verdict is in, redrawing the panel; stops when signal is
+// aborted. It reads the events stream (each status change as it happens); if the stream fails
+// (a proxy that buffers it, a network hiccup) it polls ?wait= instead.
 export async function follow(submission, panel, parameters, signal) {
   const started = Date.now();
   const draw = () => {
@@ -85,9 +87,29 @@ export async function follow(submission, panel, parameters, signal) {
   };
   draw();
   const ticker = setInterval(draw, 1000);
+  let streaming = true;
   let failures = 0;
   try {
     while (submission.status !== "done") {
+      if (streaming) {
+        try {
+          let received = 0;
+          for await (const { event, data } of eventStream(`/submissions/${submission.id}/events`, signal)) {
+            if (event !== "status") continue;
+            const update = JSON.parse(data);
+            // Until done an event carries id, status, verdict and score; the last one, everything.
+            submission = update.status === "done" ? update : { ...submission, ...update };
+            received += 1;
+            draw();
+          }
+          if (!received) throw new Error("the events stream ended before its first event");
+          // Ended without a verdict (the stream's time was up): open it again.
+        } catch (error) {
+          if (error.name === "AbortError") throw error;
+          streaming = false; // poll from now on
+        }
+        continue;
+      }
       try {
         submission = await api(`/submissions/${submission.id}?wait=${POLL_WAIT_SECONDS}`, { signal });
         failures = 0;
