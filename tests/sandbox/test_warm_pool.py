@@ -33,7 +33,7 @@ from sandbox.docker_runner import (
     container_limits,
     sweep_leftovers,
 )
-from sandbox.interface import Limits, Payload, SandboxRun
+from sandbox.interface import Limits, Payload, SandboxRun, SandboxUnavailable
 from sandbox.warm_pool import MAX_IDLE, WarmPool
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,6 +157,35 @@ def test_an_item_made_while_closing_is_discarded() -> None:
     release.set()
     closer.join(10)
     assert discarded == [7] and pool.idle() == 0
+
+
+def test_without_an_engine_a_pooled_sandbox_is_still_unavailable(
+        monkeypatch: pytest.MonkeyPatch, secret_problem: Problem) -> None:
+    """The pool cannot fill and the cold path cannot create: SandboxUnavailable, as without it."""
+    from sandbox import docker_runner
+
+    def no_engine() -> docker.DockerClient:
+        raise SandboxUnavailable("no Docker engine answers")
+
+    monkeypatch.setattr(docker_runner, "connect", no_engine)
+    gone = docker.DockerClient(base_url="unix:///nonexistent/docker.sock", version="1.41", timeout=2)
+    sandbox = DockerSandbox("no-image", gone, warm_pool_size=2, warm_limits=[Limits()])
+    payload = build_payload(secret_problem, secret_problem.reference, secret_problem.public_tests)
+    payload = dataclasses.replace(payload, limits=Limits())  # a key the pool serves
+    try:
+        for _ in range(2):
+            with pytest.raises(SandboxUnavailable, match="could not create"):
+                sandbox.run(payload)
+        with pytest.raises(SandboxUnavailable):
+            sandbox.check()
+        assert sandbox.pool is not None and sandbox.warm_runs == 0
+        deadline = time.monotonic() + 5
+        while sandbox.pool.failures == 0:  # the thread tried, failed and waits to try again
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        sandbox.close()
+    assert sandbox.pool.idle() == 0
 
 
 # ---------------------------------------------------------------------------------------------
