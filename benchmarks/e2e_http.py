@@ -592,7 +592,13 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
                 f"judge_judge_seconds sum/count; the submissions' own finished_at - started_at: "
                 f"{ms(own_mean)} over {ours}")
     figures.add("/metrics: queue wait mean", f"{ms(wait_sum / wait_count) if wait_count else '-'}",
-                f"judge_queue_wait_seconds sum/count over {wait_count:.0f} claims")
+                f"judge_queue_wait_seconds sum/count over {wait_count:.0f} claims (a claim that ended "
+                f"in no verdict was queued again)")
+    failures = {dict(labels).get("reason"): value - before.get((name, labels), 0.0)
+                for (name, labels), value in after.items() if name == "judge_sandbox_failures_total"}
+    figures.add("/metrics: sandbox failures", f"{sum(failures.values()):.0f}" + (
+        f" {({k: int(v) for k, v in failures.items() if v})}" if any(failures.values()) else ""),
+                "judge_sandbox_failures_total grew by this")
     depth = {dict(labels).get("queue"): value for (name, labels), value in after.items()
              if name == "judge_queue_depth"}
     source = next((dict(labels).get("source") for (name, labels) in after if name == "judge_queue_depth"),
