@@ -8,11 +8,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,6 +25,7 @@ from sqlalchemy import select
 
 import api.routes.submissions as submission_routes
 import api.waits as waits
+from api.routes.web import WEB
 from api.waits import Watcher, watcher
 from judge.results import Report, Verdict
 from judge.service import jobs, lifecycle, notifications
@@ -399,3 +403,41 @@ def test_events_keep_alive_and_end_after_the_cap(client: TestClient, tokens: Tok
     assert 0.35 < time.monotonic() - started < 5
     assert len(events_of(text)) == 1 and text.count(": keep-alive\n\n") >= 3
     assert text.endswith(": 0.4 s are up; open the stream again\n\n")
+
+
+NODE_READER = """
+import { eventStream } from "./api.mjs";
+const body = new TextEncoder().encode(process.argv[2]);
+globalThis.fetch = async (url, options) => {
+  let at = 0; // served in chunks of 1 to 7 bytes, cutting lines and characters anywhere
+  const stream = new ReadableStream({ pull(controller) {
+    if (at >= body.length) return controller.close();
+    const size = 1 + (at % 7);
+    controller.enqueue(body.slice(at, at + size));
+    at += size;
+  } });
+  return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream" } });
+};
+const events = [];
+for await (const { event, data } of eventStream("/submissions/1/events", new AbortController().signal)) {
+  events.push([event, JSON.parse(data)]);
+}
+console.log(JSON.stringify(events));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to run the page's reader with")
+def test_the_pages_reader_parses_the_stream_the_api_sends(
+        client: TestClient, tokens: Tokens, queued: int, subscribed: None, no_polling: None,
+        background: ThreadPoolExecutor, tmp_path: Path) -> None:
+    streaming = background.submit(stream, client, tokens.learner, queued)
+    eventually(watched(queued), what="the stream waits")
+    finish(queued, claim(queued))
+    text = streaming.result(timeout=10).text
+    (tmp_path / "api.mjs").write_text((WEB / "static" / "api.js").read_text())
+    (tmp_path / "reader.mjs").write_text(NODE_READER)
+    ran = subprocess.run(["node", "reader.mjs", text.replace("\n\n", "\n: keep-alive\n\n", 1)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert ran.returncode == 0, ran.stderr
+    assert [tuple(pair) for pair in json.loads(ran.stdout)] == events_of(text)
+    assert [data["status"] for _, data in events_of(text)] == ["queued", "running", "done"]
