@@ -185,14 +185,44 @@ class Service:
     log: Path | None = None
 
     def stop(self) -> None:
+        """SIGTERM to `judge serve` (it stops its worker and broker), then make sure that nothing
+        it started outlives it, so that its data folder can go."""
         if self.process is None or self.process.poll() is not None:
             return
+        started = descendants(self.process.pid)
         self.process.send_signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        deadline = time.monotonic() + 30
+        while (alive := [pid for pid in started if running(pid)]) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for pid in alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def descendants(pid: int) -> list[int]:
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        children = [child for child, its_parent in parents.items() if its_parent == parent]
+        found += children
+        todo += children
+    return found
 
 
 def start_serve(data: Path, learners: int, concurrency: int) -> Service:
