@@ -11,9 +11,9 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Literal
 
+import anyio
 from fastapi import APIRouter, Header, Query, Response
 from fastapi.responses import StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
 from api.deps import CurrentUser, SessionDep
 from api.presenters import submission_detail, submission_summary
@@ -44,9 +44,27 @@ def submit(
     return submission_detail(submission, user)
 
 
-def _detail(user: User, submission_id: int) -> SubmissionOut:
+def _detail_now(user: User, submission_id: int) -> SubmissionOut:
     with new_session() as session:
         return submission_detail(submissions.find_submission(session, user, submission_id), user)
+
+
+_reads: list[anyio.CapacityLimiter] = []  # made on first use: a limiter belongs to the event loop
+READ_THREADS = 8
+
+
+async def _detail(user: User, submission_id: int) -> SubmissionOut:
+    """The body, read in a thread of the reads' own small pool.
+
+    When a verdict wakes many waiting clients at once, each reads its submission in a thread. The
+    threads share one GIL with the event loop; with anyio's default of 40 all busy, the loop gets
+    one turn in 41 and /healthz takes hundreds of milliseconds. Eight are as fast for these short
+    reads (the database pool is small anyway), and posts keep the default pool, so a read never
+    waits for a thread that a post holds.
+    """
+    if not _reads:
+        _reads.append(anyio.CapacityLimiter(READ_THREADS))
+    return await anyio.to_thread.run_sync(_detail_now, user, submission_id, limiter=_reads[0])
 
 
 def _brief(submission: SubmissionOut | Change) -> dict[str, object]:
@@ -87,17 +105,17 @@ async def read(
     """
     wait = min(wait, get_settings().max_wait_seconds)
     if wait <= 0:
-        return await run_in_threadpool(_detail, user, submission_id)
+        return await _detail(user, submission_id)
     # Watch before reading: whatever is committed after the read is on its way to the watch.
     with watcher.watch(submission_id) as watch:
-        current = await run_in_threadpool(_detail, user, submission_id)  # 404 before any wait
+        current = await _detail(user, submission_id)  # 404 before any wait
         if current.status == SubmissionStatus.DONE:
             return current
         seen = _state(current)
         watch.saw(*seen)
         await watch.until(_other_than(seen) if until == "change" else _done, wait)
     # Woken, or the time is up: the row as it is now (the database has the last word).
-    return await run_in_threadpool(_detail, user, submission_id)
+    return await _detail(user, submission_id)
 
 
 def _event(data: dict[str, object] | SubmissionOut) -> bytes:
@@ -111,7 +129,7 @@ async def _stream(user: User, submission_id: int) -> AsyncIterator[bytes]:
     # The watch lives exactly as long as the stream: opened here, closed however the stream ends.
     with watcher.watch(submission_id) as watch:
         # Read again now that the watch is open, as read() does: no change after this is missed.
-        current = await run_in_threadpool(_detail, user, submission_id)
+        current = await _detail(user, submission_id)
         if current.status == SubmissionStatus.DONE:
             yield _event(current)
             return
@@ -129,7 +147,7 @@ async def _stream(user: User, submission_id: int) -> AsyncIterator[bytes]:
                 sent = _state(change)
                 yield _event(_brief(change))
                 continue
-            final = await run_in_threadpool(_detail, user, submission_id)
+            final = await _detail(user, submission_id)
             if final.status == SubmissionStatus.DONE:
                 yield _event(final)
                 return
@@ -148,7 +166,7 @@ async def events(submission_id: int, user: CurrentUser) -> StreamingResponse:
     """Server-sent events: the submission's status now and at every change until it is done.
 
     Holds no database connection and no thread while nothing changes (see ``api.waits``)."""
-    await run_in_threadpool(_detail, user, submission_id)  # 404 (or 401) before the stream starts
+    await _detail(user, submission_id)  # 404 (or 401) before the stream starts
     return StreamingResponse(_stream(user, submission_id), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -3,10 +3,11 @@ starts a private redis-server on a Unix socket (``judge.service.private_redis``)
 with ``use_broker``. The file-system transport remains only as the fallback where no redis-server
 is installed; it does not survive many concurrent writers.
 
-Queues, consumed in this order: ``run`` (public tests, a learner waiting at the keyboard),
-``submit``, ``background`` (rejudges and validations) and ``recovery`` (the beat's re-queueing,
-which must never wait behind a judging backlog). The database is the source of truth; a message
-is only a hint that a row wants work, so a lost message costs a delay, never a submission.
+Queues, consumed in this order: ``recovery`` (the beat's re-queueing: milliseconds, and it must
+never wait behind a judging backlog), ``run`` (public tests, a learner waiting at the keyboard),
+``submit``, and ``background`` (rejudges and validations). The database is the source of truth;
+a message is only a hint that a row wants work, so a lost message costs a delay, never a
+submission.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ VALIDATE_TASK = "judge.validate_version"
 RECOVER_TASK = "judge.recover_stale"
 
 RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE, RECOVERY_QUEUE = "run", "submit", "background", "recovery"
-QUEUES = (RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE, RECOVERY_QUEUE)
+# Consumed first to last. Recovery's task takes milliseconds and must never wait behind a judging
+# backlog, so it comes first; then a learner waiting at the keyboard, then submissions, then rejudges.
+QUEUES = (RECOVERY_QUEUE, RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE)
 
 
 def transport_options(settings: Settings) -> dict[str, object]:

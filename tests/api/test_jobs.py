@@ -47,6 +47,7 @@ def _row(session: Session, submission_id: int) -> Submission:
     return row
 
 
+@pytest.mark.usefixtures("tokens")  # the users the rows belong to
 def test_an_engine_outage_spends_no_attempt(client: TestClient) -> None:
     submission_id = _queued_submission()
     with new_session() as session:

@@ -284,7 +284,7 @@ def test_a_change_right_after_the_read_is_not_missed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The watch is open before the row is read, so a change committed between the read and the
     wait is already on its way to it."""
-    detail = submission_routes._detail
+    detail = submission_routes._detail_now
     reads: list[str] = []
 
     def read_then_claim(user: Any, submission_id: int) -> Any:
@@ -294,7 +294,7 @@ def test_a_change_right_after_the_read_is_not_missed(
         reads.append(current.status)
         return current
 
-    monkeypatch.setattr(submission_routes, "_detail", read_then_claim)
+    monkeypatch.setattr(submission_routes, "_detail_now", read_then_claim)
     started = time.monotonic()
     body = read(client, tokens.learner, queued, wait=10, until="change").json()
     assert time.monotonic() - started < 3
