@@ -5,10 +5,12 @@ Judges a problem's reference N times each way, interleaved so that both see the 
 - cold: the container is created, attached and started for each submission (pool size 0);
 - warm: taken from a pool of --size containers made ahead, the pool refilled between
   submissions (submissions that arrive with a pause, as most do);
-- warm, back to back: no pause, so the pool refills while the next submissions run and
-  empties when they come faster than it refills.
+- warm, back to back: no pause. The pool makes nothing while a run is in progress, so it refills
+  only in the gaps (here the host's checking of the previous run's results); a container made in
+  a gap may overlap the next run, and with gaps too short the pool runs dry and submissions take
+  the cold path (today's cost, without competing for the CPU).
 
-    python benchmarks/warm_pool.py [--problem bleu_1gram] [--runs 20] [--size 2]
+    python benchmarks/warm_pool.py [--problem bleu_1gram] [--runs 20] [--size 2] [--public-only]
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 
 
-def judge_once(problem: Problem, sandbox: DockerSandbox) -> float:
+def judge_once(problem: Problem, sandbox: DockerSandbox, public_only: bool = False) -> float:
     started = time.perf_counter()
-    report = grade(problem, problem.reference, sandbox)
+    report = grade(problem, problem.reference, sandbox, include_hidden=not public_only)
     elapsed = time.perf_counter() - started
     assert report.verdict is Verdict.ACCEPTED, report.message
     return elapsed
@@ -43,7 +45,9 @@ def main() -> None:
     parser.add_argument("--problem", default="bleu_1gram")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--size", type=int, default=2)
+    parser.add_argument("--public-only", action="store_true", help="a Run (public tests), not a Submit")
     options = parser.parse_args()
+    public_only: bool = options.public_only
     problem = find_problem(get_settings().problems_dir, options.problem)
     cold = docker_sandbox(print)
     warm = DockerSandbox(cold.image, cold.client, cold.runtime, warm_pool_size=options.size)
@@ -54,17 +58,17 @@ def main() -> None:
         judge_once(problem, cold)  # the engine's caches, once
         cold_times, warm_times = [], []
         for _ in range(options.runs):
-            cold_times.append(judge_once(problem, cold))
+            cold_times.append(judge_once(problem, cold, public_only))
             assert warm.pool.wait_filled(120)
-            warm_times.append(judge_once(problem, warm))
+            warm_times.append(judge_once(problem, warm, public_only))
         assert warm.pool.wait_filled(120)
         before = warm.warm_runs
-        burst = [judge_once(problem, warm) for _ in range(options.runs)]
+        burst = [judge_once(problem, warm, public_only) for _ in range(options.runs)]
         served_warm = warm.warm_runs - before
     finally:
         warm.close()
-    print(f"problem {problem.slug}: {len(problem.tests())} tests, {options.runs} runs each, "
-          f"pool size {options.size}")
+    tests = len(problem.tests(include_hidden=not public_only))
+    print(f"problem {problem.slug}: {tests} tests, {options.runs} runs each, pool size {options.size}")
     print(line("cold container:", cold_times))
     print(line("warm container:", warm_times))
     print(line("warm, back to back:", burst) + f", {served_warm} of {options.runs} warm")

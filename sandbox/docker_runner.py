@@ -279,6 +279,12 @@ class DockerSandbox:
             self.pool.close()
 
     def run(self, payload: Payload) -> SandboxRun:
+        if self.pool is None:
+            return self._run(payload)
+        with self.pool.running():  # no container is made for the pool while this one runs
+            return self._run(payload)
+
+    def _run(self, payload: Payload) -> SandboxRun:
         self._sweep_now_and_then()
         limits = payload.limits
         warm = self._take_warm(limits)

@@ -128,6 +128,21 @@ def test_a_failing_make_is_retried_after_a_pause() -> None:
         pool.close()
 
 
+def test_nothing_is_made_while_a_run_is_in_progress() -> None:
+    items = Items()
+    pool = stand_in_pool(items)
+    try:
+        pool.prime("a")
+        assert pool.wait_filled(5)
+        with pool.running():  # making a container would compete with the run for the CPU
+            assert pool.take("a", lambda _: True) is not None
+            time.sleep(0.3)
+            assert pool.idle("a") == 1
+        assert pool.wait_filled(5) and pool.idle("a") == 2  # made once the run ended
+    finally:
+        pool.close()
+
+
 def test_the_observer_is_told_every_idle_count() -> None:
     seen: list[int] = []
     pool = stand_in_pool(Items())
