@@ -5,11 +5,8 @@ worker's claim to the waiter waking, pushed and polled (the old 0.1 s tick)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import socket
 import statistics
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +26,8 @@ from judge.service.db.session import session_scope
 from judge.service.notifications import Change, RedisFeed
 from judge.settings import get_settings
 from tests.utils.service import SLOW_REFERENCE, bearer, store_submission, submit
-from tests.utils.service_fixtures import Service, Tokens, free_port
+from tests.utils.service_fixtures import Service, Tokens
+from tests.utils.socket_proxy import SocketProxy
 
 SAMPLES = 8
 
@@ -65,62 +63,6 @@ def started_at(submission_id: int) -> float:
         return row.started_at.replace(tzinfo=UTC).timestamp()
 
 
-class RedisProxy:
-    """A TCP proxy in front of the test Redis that a test can cut and restore: a Redis outage
-    for the API's subscription alone (the worker and Celery keep theirs)."""
-
-    def __init__(self, upstream: tuple[str, int]) -> None:
-        self.upstream, self.port = upstream, free_port()
-        self.lock = threading.Lock()
-        self.connections: list[socket.socket] = []
-        self.listener: socket.socket | None = None
-        self.restore()
-
-    def restore(self) -> None:
-        listener = socket.socket()
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
-        listener.listen(16)
-        self.listener = listener
-        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
-
-    def cut(self) -> None:
-        if self.listener is not None:
-            self.listener.close()
-            self.listener = None
-        with self.lock:
-            for connection in self.connections:
-                with contextlib.suppress(OSError):
-                    connection.shutdown(socket.SHUT_RDWR)
-                connection.close()
-            self.connections.clear()
-
-    def _accept(self, listener: socket.socket) -> None:
-        while True:
-            try:
-                client, _ = listener.accept()
-            except OSError:
-                return
-            try:
-                server = socket.create_connection(self.upstream, timeout=5)
-            except OSError:
-                client.close()
-                continue
-            server.settimeout(None)
-            with self.lock:
-                self.connections += [client, server]
-            for source, target in ((client, server), (server, client)):
-                threading.Thread(target=self._pump, args=(source, target), daemon=True).start()
-
-    @staticmethod
-    def _pump(source: socket.socket, target: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := source.recv(65536):
-                target.sendall(data)
-        with contextlib.suppress(OSError):
-            target.shutdown(socket.SHUT_WR)
-
-
 class TimedWatcher(Watcher):
     """Notes when the first change after queued reached this process (pushed or looked up)."""
 
@@ -135,12 +77,12 @@ class TimedWatcher(Watcher):
 
 
 @pytest.fixture
-def proxied(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TimedWatcher, RedisProxy]]:
-    """The API's routes on a watcher of their own whose subscription goes through RedisProxy."""
+def proxied(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TimedWatcher, SocketProxy]]:
+    """The API's routes on a watcher of their own whose subscription goes through SocketProxy."""
     url = notifications.redis_url(get_settings().resolved_broker_url())
     assert url is not None
     parsed = httpx.URL(url)
-    proxy = RedisProxy((parsed.host or "127.0.0.1", parsed.port or 6379))
+    proxy = SocketProxy(upstream=(parsed.host or "127.0.0.1", parsed.port or 6379))
     own = TimedWatcher(lambda: RedisFeed(f"redis://127.0.0.1:{proxy.port}/0", notifications.channel()))
     monkeypatch.setattr(submission_routes, "watcher", own)
     yield own, proxy
@@ -202,7 +144,7 @@ def test_events_stream_queued_running_done_for_a_real_submission(client: TestCli
 
 
 def test_a_wait_until_change_returns_on_the_first_change_pushed_or_polled(
-        client: TestClient, tokens: Tokens, proxied: tuple[TimedWatcher, RedisProxy]) -> None:
+        client: TestClient, tokens: Tokens, proxied: tuple[TimedWatcher, SocketProxy]) -> None:
     own, proxy = proxied
     with ThreadPoolExecutor(2) as pool:
         # Subscribed: every change is pushed.
@@ -239,7 +181,7 @@ def test_a_wait_until_change_returns_on_the_first_change_pushed_or_polled(
 
 
 def test_waiters_wake_while_redis_pubsub_is_unavailable(
-        client: TestClient, tokens: Tokens, proxied: tuple[TimedWatcher, RedisProxy]) -> None:
+        client: TestClient, tokens: Tokens, proxied: tuple[TimedWatcher, SocketProxy]) -> None:
     own, proxy = proxied
     with ThreadPoolExecutor(2) as pool:
         first = store_submission()
