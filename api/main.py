@@ -10,6 +10,7 @@ from fastapi import APIRouter, FastAPI
 
 from api import errors
 from api.body_limit import BodyLimit
+from api.html_errors import HtmlErrors
 from api.request_ids import RequestIds
 from api.routes import health, metrics, problems, submissions, web
 from judge.service.bootstrap import prepare_database
@@ -42,7 +43,8 @@ def create_app() -> FastAPI:
     errors.install(app)
     # Room for a problem archive; a submission's own code limit (JUDGE_MAX_CODE_BYTES) is smaller.
     app.add_middleware(BodyLimit, cap=get_settings().max_request_bytes)
-    app.add_middleware(RequestIds)  # outermost of ours: every failure below it becomes JSON
+    app.add_middleware(RequestIds)  # every failure below it becomes JSON
+    app.add_middleware(HtmlErrors)  # outermost: a browser asking for a page gets that JSON as HTML
     return app
 
 

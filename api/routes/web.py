@@ -48,6 +48,12 @@ def problem_page(slug: str) -> HTMLResponse:
     return _shell()
 
 
+@router.get("/problems/{slug}/history")
+def problem_history(slug: str) -> HTMLResponse:
+    """The learner's submissions of one problem, and a line diff between any two of them."""
+    return _shell()
+
+
 @router.get("/submissions")
 def submission_list() -> HTMLResponse:
     """The learner's own submissions."""
