@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from markdown_it import MarkdownIt
 from sqlalchemy.orm import Session
 
+from api.rendering import render_markdown
 from api.schemas import ProblemDetail, ProblemSummary, SubmissionOut, SubmissionSummary, VersionOut
 from judge.problems import Problem, TestCase
 from judge.results import HiddenPolicy, json_safe, learner_view
@@ -16,8 +16,6 @@ from judge.service.authoring import current_version, versions
 from judge.service.catalog import load_version
 from judge.service.db.models import ProblemRow, ProblemVersion, Submission, User
 from judge.service.submissions import Mode
-
-markdown = MarkdownIt("commonmark", {"html": False}).enable("table")  # raw HTML is escaped
 
 
 def _test_json(test: TestCase) -> dict[str, Any]:
@@ -56,7 +54,7 @@ def problem_detail(session: Session, row: ProblemRow, viewer: User) -> ProblemDe
                     for p in problem.parameters],
         returns=str(problem.returns),
         statement_markdown=problem.statement,
-        statement_html=markdown.render(problem.statement),
+        statement_html=render_markdown(problem.statement),
         starter=problem.starter,
         limits={"time_per_test": problem.limits.time_per_test,
                 "time_per_submission": problem.limits.time_per_submission,
