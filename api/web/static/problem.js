@@ -104,7 +104,7 @@ export async function problemPage(slug, signal) {
         el("p", { class: "muted" }, `${problem.hidden_test_count} hidden tests are judged on Submit.`)),
       el("section", { class: "right" },
         el("h2", {}, "Your solution"),
-        area,
+        area.element,
         el("div", { class: "actions" }, run, submit, reset,
           el("span", { class: "muted hint" }, "Tab indents · Ctrl+Enter runs · Ctrl+Shift+Enter submits · Esc, Tab leaves")),
         el("h2", {}, "Result"),
