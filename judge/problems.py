@@ -20,6 +20,8 @@ DIFFICULTIES = ("easy", "medium", "hard")
 HIDDEN_POLICIES = tuple(p.value for p in HiddenPolicy)
 VERDICT_LINE = re.compile(r"^#\s*verdict:\s*(\w+)\s*$")
 TEST_KEYS = {"name", "args", "kwargs", "expected", "raises", "explanation"}
+HINT_HEADING = re.compile(r"^ {0,3}##(?:[ \t]+(.*?))?[ \t]*$")  # an ATX level-2 heading
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 class ProblemError(InvalidInput):
@@ -81,6 +83,8 @@ class Problem:
     rules: Rules
     hidden_policy: str
     statement: str
+    hints: tuple[str, ...]  # hints.md, one Markdown body per "## " section, in order
+    editorial: str | None  # editorial.md
     reference: str
     starter: str
     public_tests: tuple[TestCase, ...]
@@ -231,6 +235,51 @@ def _parse_tests(
     return tuple(cases)
 
 
+def _parse_hints(path: Path) -> tuple[str, ...]:
+    """The bodies of hints.md's level-2 sections, in order; () when the file is absent.
+
+    A "## " line inside a fenced code block is code, not a new hint.
+    """
+    if not path.is_file():
+        return ()
+    sections: list[tuple[int, str, list[str]]] = []  # (heading line, heading text, body lines)
+    fence: str | None = None
+    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+        opening = FENCE.match(line)
+        if fence is None and opening:
+            fence = opening.group(1)
+        elif fence is not None and line.strip().startswith(fence[0] * len(fence)) \
+                and set(line.strip()) == {fence[0]}:
+            fence = None
+        heading = HINT_HEADING.match(line) if fence is None and not opening else None
+        if heading:
+            sections.append((number, (heading.group(1) or "").strip(), []))
+        elif sections:
+            sections[-1][2].append(line)
+        elif line.strip():
+            raise ProblemError(f"{path}: line {number}: text before the first '## ' heading; "
+                               "each hint is a section that starts with a '## ' line")
+    if not sections:
+        raise ProblemError(f"{path}: holds no hint; start each hint with a '## ' heading line")
+    hints = []
+    for number, title, body in sections:
+        text = "\n".join(body).strip("\n").rstrip()
+        if not text.strip():
+            named = f" {title!r}" if title else ""
+            raise ProblemError(f"{path}: line {number}: hint{named} is empty")
+        hints.append(text + "\n")
+    return tuple(hints)
+
+
+def _parse_editorial(path: Path) -> str | None:
+    if not path.is_file():
+        return None
+    text = _read_text(path)
+    if not text.strip():
+        raise ProblemError(f"{path}: is empty; write the editorial or delete the file")
+    return text
+
+
 def _parse_wrong(folder: Path) -> tuple[WrongSolution, ...]:
     solutions = []
     for path in sorted((folder / "wrong").glob("*.py")):
@@ -332,6 +381,8 @@ def load_problem(folder: Path) -> Problem:
         rules=rules,
         hidden_policy=hidden_policy,
         statement=_read_text(folder / "statement.md"),
+        hints=_parse_hints(folder / "hints.md"),
+        editorial=_parse_editorial(folder / "editorial.md"),
         reference=_read_text(folder / "reference.py"),
         starter=_read_text(folder / "starter.py"),
         public_tests=public,
