@@ -148,7 +148,12 @@ def _calls(run: SandboxRun, count: int) -> list[CallResult]:
     return run.results[:count] + [NOT_RUN] * (count - len(run.results))
 
 
-def _load_message(loaded: CallResult) -> str:
+def first_call(run: SandboxRun) -> CallResult:
+    """The result of a run of one test (a failed load stands for it)."""
+    return _calls(run, 1)[0]
+
+
+def load_message(loaded: CallResult) -> str:
     if loaded.outcome is Outcome.RETURNED:
         return ""
     what = loaded.error.describe() if loaded.error else loaded.detail
@@ -174,7 +179,7 @@ def grade(problem: Problem, code: str, sandbox: Sandbox, include_hidden: bool = 
     calls = _calls(run, len(tests))
     report.tests = [_result(problem, t, c) for t, c in zip(tests, calls, strict=True)]
     report.verdict, report.score = aggregate(report.tests)
-    report.message = _load_message(run.loaded)
+    report.message = load_message(run.loaded)
     report.seconds = round(time.monotonic() - started, 3)
     return report
 

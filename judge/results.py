@@ -37,6 +37,7 @@ class Verdict(StrEnum):
 class Visibility(StrEnum):
     PUBLIC = "public"
     HIDDEN = "hidden"
+    CUSTOM = "custom"  # a learner's own arguments (a try): shown to that learner in full
 
 
 class HiddenPolicy(StrEnum):

@@ -71,6 +71,13 @@ def _from_node(node: ast.expr, text: str) -> TypeSpec:
     )
 
 
+def brief(value: Any, limit: int = 60) -> str:
+    """A value's repr cut to ``limit`` characters: an error names the value, it does not echo
+    a large one back (a learner's own arguments may be 64 KB)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def from_json(value: Any, spec: TypeSpec, where: str) -> Any:
     """Convert a JSON value to the declared type, or raise TypeSpecError naming ``where``."""
     kind = spec.kind
@@ -82,7 +89,7 @@ def from_json(value: Any, spec: TypeSpec, where: str) -> Any:
                 return from_json(value, option, where)
             except TypeSpecError:
                 continue
-        raise TypeSpecError(f"{where}: {value!r} is none of {spec}")
+        raise TypeSpecError(f"{where}: {brief(value)} is none of {spec}")
     if kind == "None" and value is None:
         return None
     if kind == "bool" and type(value) is bool:
@@ -90,7 +97,10 @@ def from_json(value: Any, spec: TypeSpec, where: str) -> Any:
     if kind == "int" and type(value) is int:
         return value
     if kind == "float" and type(value) in (int, float):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise TypeSpecError(f"{where}: {brief(value)} is too large for a float") from None
     if kind == "str" and type(value) is str:
         return value
     if kind in ("list", "tuple") and type(value) is list:
@@ -98,7 +108,7 @@ def from_json(value: Any, spec: TypeSpec, where: str) -> Any:
             items = [from_json(v, spec.args[0], f"{where}[{i}]") for i, v in enumerate(value)]
         else:
             if len(value) != len(spec.args):
-                raise TypeSpecError(f"{where}: {spec} needs {len(spec.args)} items")
+                raise TypeSpecError(f"{where}: {spec} needs {len(spec.args)} items, not {len(value)}")
             items = [
                 from_json(v, t, f"{where}[{i}]")
                 for i, (v, t) in enumerate(zip(value, spec.args, strict=True))
@@ -110,4 +120,4 @@ def from_json(value: Any, spec: TypeSpec, where: str) -> Any:
             from_json(k, key_spec, f"{where} key"): from_json(v, value_spec, f"{where}[{k!r}]")
             for k, v in value.items()
         }
-    raise TypeSpecError(f"{where}: {value!r} is not a {spec}")
+    raise TypeSpecError(f"{where}: {brief(value)} is not a {spec}")

@@ -105,11 +105,13 @@ class Rejudge:
 
 def rejudge(session: Session, row: ProblemRow) -> Rejudge:
     """Judge every submission of row again against its published version, on the background
-    queue, behind every learner's run and submit."""
+    queue, behind every learner's run and submit. Tries are left as they were: a learner's
+    experiment, never counted, with arguments the new version may not even accept."""
     published = row.published_version
     if published is None:
         raise Conflict(f"problem {row.slug!r} has no published version to judge against")
-    submissions = session.scalars(select(Submission).where(Submission.problem_id == row.id)).all()
+    submissions = session.scalars(select(Submission).where(
+        Submission.problem_id == row.id, Submission.mode != Mode.TRY)).all()
     ids = [submission.id for submission in submissions]
     for submission in submissions:
         lifecycle.reset_for_rejudge(submission, published.id)

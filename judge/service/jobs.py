@@ -11,6 +11,7 @@ from enum import StrEnum
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from judge.custom_input import Rejected, run_try, typed_arguments
 from judge.grading import grade
 from judge.problems import ProblemError
 from judge.results import Report, Verdict, safe_text
@@ -44,12 +45,18 @@ def _failure(submission: Submission, reason: str) -> Report:
                   submission.version.version, message=f"the judge failed: {safe_text(reason)}")
 
 
-def _grade(submission: Submission, sandbox: Sandbox) -> Report:
+def _judge(submission: Submission, sandbox: Sandbox) -> Report | Rejected:
+    problem = load_version(submission.version)
+    if submission.mode == Mode.TRY:
+        arguments = typed_arguments(problem, submission.arguments)
+        return run_try(problem, submission.code, arguments, sandbox)
+    return grade(problem, submission.code, sandbox, include_hidden=submission.mode == Mode.SUBMIT)
+
+
+def _grade(submission: Submission, sandbox: Sandbox) -> Report | Rejected:
     """The report. SandboxUnavailable propagates; any other failure is an internal_error."""
     try:
-        problem = load_version(submission.version)
-        return grade(problem, submission.code, sandbox,
-                     include_hidden=submission.mode == Mode.SUBMIT)
+        return _judge(submission, sandbox)
     except SandboxUnavailable:
         raise
     except ProblemError as exc:
@@ -59,11 +66,12 @@ def _grade(submission: Submission, sandbox: Sandbox) -> Report:
         return _failure(submission, f"{type(exc).__name__}: {exc}")
 
 
-def _store(session: Session, submission_id: int, token: str | None, report: Report,
+def _store(session: Session, submission_id: int, token: str | None, report: Report | Rejected,
            mode: str) -> bool:
-    """lifecycle.finish, and the verdict counted once it is written (the one place that counts)."""
+    """lifecycle.finish, and the verdict counted once it is written (the one place that counts;
+    a rejected try has none to count)."""
     stored = lifecycle.finish(session, submission_id, token, report)
-    if stored:
+    if stored and isinstance(report, Report):
         metrics.verdict_stored(report.verdict.value, mode)
     return stored
 
@@ -112,7 +120,7 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
             report = _failure(submission, str(exc))
     if heartbeat.lost:
         return JobResult.SKIPPED  # another worker took it over; its verdict stands
-    if report.verdict is Verdict.INTERNAL_ERROR and (
+    if isinstance(report, Report) and report.verdict is Verdict.INTERNAL_ERROR and (
             submission.attempts <= get_settings().internal_error_retries):
         lifecycle.release(session, submission_id, token, report.message, refund=False)
         return JobResult.RETRY

@@ -22,6 +22,7 @@ from types import TracebackType
 from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 from sqlalchemy.orm import Session
 
+from judge.custom_input import Rejected
 from judge.results import Report, safe_text
 from judge.service import notifications
 from judge.service.db.models import Submission, SubmissionStatus, TestResultRow, utcnow
@@ -112,12 +113,16 @@ def release(session: Session, submission_id: int, token: str, message: str,
     return True
 
 
-def finish(session: Session, submission_id: int, token: str | None, report: Report) -> bool:
+def finish(session: Session, submission_id: int, token: str | None, report: Report | Rejected) -> bool:
     """Write the verdict and the per-test rows in one transaction, only while the claim is ours
-    (token None: unconditionally, for recovery giving up). False when the claim was lost."""
+    (token None: unconditionally, for recovery giving up). False when the claim was lost.
+
+    A try the reference rejected is done with no verdict and no score: nothing was compared."""
     where = _holding(submission_id, token) if token else (Submission.id == submission_id)
+    verdict = report.verdict.value if isinstance(report, Report) else None
+    score = report.score if isinstance(report, Report) else None
     result = session.execute(update(Submission).where(where).values(
-        status=SubmissionStatus.DONE, verdict=report.verdict.value, score=report.score,
+        status=SubmissionStatus.DONE, verdict=verdict, score=score,
         message=safe_text(report.message), finished_at=utcnow(), lease_token=None,
         lease_expires_at=None).execution_options(synchronize_session=False))
     if result.rowcount != 1:  # type: ignore[attr-defined]
@@ -132,7 +137,7 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
             for position, test in enumerate(report.tests)])
     session.commit()
     session.expire_all()
-    notifications.announce(submission_id, SubmissionStatus.DONE, report.verdict.value)
+    notifications.announce(submission_id, SubmissionStatus.DONE, verdict)
     return True
 
 

@@ -10,17 +10,26 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from judge.custom_input import typed_arguments
 from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded, TooLarge, Unavailable
 from judge.problem_paths import shown
 from judge.problems import SLUG
 from judge.service.access import Action, authorize, readable_submissions
+from judge.service.catalog import load_version
 from judge.service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
-from judge.service.db.models import ProblemRow, Role, Submission, SubmissionStatus, User
+from judge.service.db.models import (
+    ProblemRow,
+    Role,
+    Submission,
+    SubmissionStatus,
+    User,
+)
 from judge.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -30,6 +39,7 @@ MAX_ID = 2**63 - 1  # the database's integer; a larger id would overflow the que
 class Mode(StrEnum):
     SUBMIT = "submit"  # every test, hidden ones included
     RUN = "run"  # public tests only, for trying code out
+    TRY = "try"  # the learner's own arguments, against the reference's value; never counted
 
 
 def check_code(code: str) -> None:
@@ -51,9 +61,29 @@ def published_problem(session: Session, slug: str) -> ProblemRow:
     return row
 
 
-def _request_hash(slug: str, code: str, mode: Mode) -> str:
-    body = json.dumps([slug, code, mode.value], ensure_ascii=False).encode("utf-8", "surrogatepass")
+def _request_hash(slug: str, code: str, mode: Mode, arguments: list[Any] | None) -> str:
+    fields: list[Any] = [slug, code, mode.value]
+    if arguments is not None:  # so that the hashes of earlier rows stay what they were
+        fields.append(arguments)
+    body = json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass")
     return hashlib.sha256(body).hexdigest()
+
+
+def check_arguments(problem: ProblemRow, mode: Mode, arguments: list[Any] | None) -> None:
+    """A try needs arguments that fit the published problem's parameters; no other mode takes any."""
+    if mode is not Mode.TRY:
+        if arguments is not None:
+            raise InvalidInput(f"arguments: only a try (mode \"try\") takes arguments, not {mode.value!r}")
+        return
+    if arguments is None:
+        raise InvalidInput("arguments: a try (mode \"try\") needs arguments, one value per parameter")
+    assert problem.published_version is not None
+    typed_arguments(load_version(problem.published_version), arguments)
+
+
+def queue_for(mode: str) -> str:
+    """Runs and tries have a learner waiting at the keyboard: the fast queue."""
+    return SUBMIT_QUEUE if mode == Mode.SUBMIT else RUN_QUEUE
 
 
 # SQLite has no row locks, and the embedded default runs one API process: a lock in the process
@@ -82,7 +112,8 @@ def _one_at_a_time(session: Session, user: User) -> Iterator[None]:
 
 
 def create_submission(
-    session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None
+    session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None,
+    arguments: list[Any] | None = None,
 ) -> tuple[Submission, bool]:
     """Store a queued submission and commit it; (submission, created). The caller enqueues it
     only when created, after this commit, so a worker never looks for a row that isn't there."""
@@ -92,20 +123,21 @@ def create_submission(
         raise NotFound(f"no published problem {shown(slug)}")
     try:
         with _one_at_a_time(session, user):
-            return _create_locked(session, user, slug, code, mode, key)
+            return _create_locked(session, user, slug, code, mode, key, arguments)
     except IntegrityError:
         if key is None:  # only the idempotency key is unique: anything else is not a race
             raise
         # The same key arrived twice at once past the lock (another process on SQLite): the
         # other request won; answer with its row.
         session.rollback()
-        return create_submission(session, user, slug, code, mode, key)
+        return create_submission(session, user, slug, code, mode, key, arguments)
 
 
 def _create_locked(
-    session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None
+    session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None,
+    arguments: list[Any] | None,
 ) -> tuple[Submission, bool]:
-    digest = _request_hash(slug, code, mode)
+    digest = _request_hash(slug, code, mode, arguments)
     if key is not None:
         previous = session.scalar(select(Submission).where(
             Submission.user_id == user.id, Submission.idempotency_key == key))
@@ -115,6 +147,7 @@ def _create_locked(
             return previous, False
     check_code(code)
     problem = published_problem(session, slug)
+    check_arguments(problem, mode, arguments)
     if user.role == Role.LEARNER:
         quota = get_settings().learner_queue_quota
         pending = session.scalar(select(func.count()).select_from(Submission).where(
@@ -127,7 +160,7 @@ def _create_locked(
     assert problem.published_version_id is not None
     submission = Submission(
         user_id=user.id, problem_id=problem.id, version_id=problem.published_version_id,
-        mode=mode.value, code=code, idempotency_key=key, request_hash=digest,
+        mode=mode.value, code=code, arguments=arguments, idempotency_key=key, request_hash=digest,
     )
     session.add(submission)
     session.commit()
@@ -135,18 +168,18 @@ def _create_locked(
 
 
 def submit(session: Session, user: User, slug: str, code: str, mode: Mode,
-           key: str | None) -> Submission:
+           key: str | None, arguments: list[Any] | None = None) -> Submission:
     """Store a submission and queue it (a replay of an Idempotency-Key returns the first one).
 
     When the queue is unreachable the row stays saved and queued, recovery sends it later, and
     the caller hears Unavailable so that a client knows to poll rather than post again.
     """
-    submission, created = create_submission(session, user, slug, code, mode, key)
+    submission, created = create_submission(session, user, slug, code, mode, key, arguments)
     # A replay of a row still queued sends it again: the client may be retrying after a 503, and
     # a second message for one row is harmless (the claim lets only one worker judge it).
     if created or submission.status == SubmissionStatus.QUEUED:
         try:
-            enqueue_submission(submission.id, queue=RUN_QUEUE if mode is Mode.RUN else SUBMIT_QUEUE)
+            enqueue_submission(submission.id, queue=queue_for(mode))
         except Exception as exc:
             log.warning("submission %s saved but not queued: %s", submission.id, exc)
             raise Unavailable(

@@ -100,6 +100,8 @@ class Submission(Base):
     score: Mapped[float | None]
     message: Mapped[str | None] = mapped_column(Text)
     attempts: Mapped[int] = mapped_column(default=0)
+    # A try's arguments as the learner sent them (JSON, one per parameter); None for the other modes.
+    arguments: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
     idempotency_key: Mapped[str | None] = mapped_column(String(200))
     request_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -129,6 +131,22 @@ class TestResultRow(Base):
     visibility: Mapped[str] = mapped_column(String(10))
     status: Mapped[str] = mapped_column(String(30))
     data: Mapped[dict[str, Any]]
+
+
+class HintReveal(Base):
+    """One hint of a problem shown to one user (position 1 is the first hint), and when."""
+
+    __tablename__ = "hint_reveals"
+    __table_args__ = (
+        UniqueConstraint("user_id", "problem_id", "position"),
+        Index("ix_hint_reveals_problem", "problem_id"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    problem_id: Mapped[int] = mapped_column(ForeignKey("problems.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    revealed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    user: Mapped[User] = relationship()
 
 
 class WorkerHeartbeat(Base):
