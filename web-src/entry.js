@@ -11,3 +11,6 @@ export {
 export { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 export { python } from "@codemirror/lang-python";
 export { tags } from "@lezer/highlight";
+// CodeMirror's own style injector: the editor's colour variables are mounted with it on the shadow
+// root, where the page's style policy lets constructed style sheets in.
+export { StyleModule } from "style-mod";
