@@ -13,9 +13,11 @@ STATUS = {  # the one map from the judge's error codes to HTTP
     "unauthorized": 401,
     "not_found": 404,
     "forbidden": 403,
+    "not_solved": 403,  # the editorial, before an accepted submission
     "too_large": 413,
     "invalid_input": 422,
     "conflict": 409,
+    "no_more_hints": 409,
     "quota_exceeded": 429,
     "bad_request": 400,
     "unavailable": 503,

@@ -12,7 +12,7 @@ from api import errors
 from api.body_limit import BodyLimit
 from api.html_errors import HtmlErrors
 from api.request_ids import RequestIds
-from api.routes import health, metrics, problems, submissions, web
+from api.routes import health, me, metrics, problems, submissions, web
 from judge.service.bootstrap import prepare_database
 from judge.settings import get_settings
 
@@ -36,6 +36,7 @@ def create_app() -> FastAPI:
     v1 = APIRouter(prefix="/api/v1")
     v1.include_router(submissions.router)
     v1.include_router(problems.router)
+    v1.include_router(me.router)
     app.include_router(v1)
     app.include_router(health.router)
     app.include_router(metrics.router)

@@ -8,13 +8,23 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from api.rendering import render_markdown
-from api.schemas import ProblemDetail, ProblemSummary, SubmissionOut, SubmissionSummary, VersionOut
+from api.schemas import (
+    HintOut,
+    HintsOut,
+    ProblemDetail,
+    ProblemSummary,
+    SubmissionOut,
+    SubmissionSummary,
+    VersionOut,
+)
 from judge.problems import Problem, TestCase
 from judge.results import HiddenPolicy, json_safe, learner_view
+from judge.service import editorials, hints
 from judge.service.access import owns_problem
 from judge.service.authoring import current_version, versions
 from judge.service.catalog import load_version
 from judge.service.db.models import ProblemRow, ProblemVersion, Submission, User
+from judge.service.progress import Progress, progress_by_problem
 from judge.service.submissions import Mode
 
 
@@ -29,11 +39,12 @@ def _test_json(test: TestCase) -> dict[str, Any]:
     return data
 
 
-def problem_summary(row: ProblemRow, problem: Problem) -> ProblemSummary:
+def problem_summary(row: ProblemRow, problem: Problem, progress: Progress) -> ProblemSummary:
     return ProblemSummary(
         slug=row.slug, title=problem.title, difficulty=problem.difficulty, tags=list(problem.tags),
         version=row.published_version.version if row.published_version else None,
         published=row.published_version_id is not None,
+        progress=progress.status.value if progress.status else None, best_score=progress.best_score,
     )
 
 
@@ -44,10 +55,16 @@ def version_out(row: ProblemRow, version: ProblemVersion) -> VersionOut:
 
 
 def problem_detail(session: Session, row: ProblemRow, viewer: User) -> ProblemDetail:
+    """Hidden tests and versions only for the owner: for anyone else the keys are left out."""
     problem = load_version(current_version(session, row))
     owner = owns_problem(viewer, row)
+    progress = progress_by_problem(session, viewer, [row.id])[row.id]
+    owners_view: dict[str, Any] = {}
+    if owner:
+        owners_view = {"hidden_tests": [_test_json(t) for t in problem.hidden_tests],
+                       "versions": [version_out(row, v) for v in versions(session, row)]}
     return ProblemDetail(
-        **problem_summary(row, problem).model_dump(),
+        **problem_summary(row, problem, progress).model_dump(),
         signature=problem.signature,
         function=problem.function,
         parameters=[{"name": p.name, "type": str(p.type), "optional": p.optional}
@@ -62,9 +79,18 @@ def problem_detail(session: Session, row: ProblemRow, viewer: User) -> ProblemDe
         checker=problem.checker.as_dict(),
         public_tests=[_test_json(t) for t in problem.public_tests],
         hidden_test_count=len(problem.hidden_tests),
-        hidden_tests=[_test_json(t) for t in problem.hidden_tests] if owner else None,
-        versions=[version_out(row, v) for v in versions(session, row)] if owner else None,
+        hints_total=len(problem.hints),
+        hints_revealed=hints.revealed_count(session, viewer, row, len(problem.hints)),
+        has_editorial=problem.editorial is not None,
+        editorial_available=problem.editorial is not None and editorials.may_read(session, viewer, row),
+        **owners_view,
     )
+
+
+def hints_out(shown: hints.Hints) -> HintsOut:
+    return HintsOut(total=shown.total, revealed=[
+        HintOut(index=h.index, markdown=h.markdown, html=render_markdown(h.markdown),
+                revealed_at=h.revealed_at) for h in shown.revealed])
 
 
 def submission_summary(submission: Submission) -> SubmissionSummary:
@@ -86,4 +112,5 @@ def submission_detail(submission: Submission, viewer: User) -> SubmissionOut:
         view = learner_view(tests, policy)
         tests, hidden = view["tests"], view["hidden"]
     return SubmissionOut(**submission_summary(submission).model_dump(), message=submission.message,
-                         code=submission.code, tests=tests, hidden=hidden)
+                         code=submission.code, arguments=submission.arguments, tests=tests,
+                         hidden=hidden)

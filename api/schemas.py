@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -13,7 +13,12 @@ from judge.service.submissions import Mode
 class SubmissionCreate(BaseModel):
     problem: str = Field(description="the problem's slug")
     code: str = Field(description="Python source defining the problem's function")
-    mode: Mode = Field(Mode.SUBMIT, description="submit: all tests; run: public tests only")
+    mode: Mode = Field(Mode.SUBMIT, description=(
+        "submit: all tests; run: public tests only; try: the reference and your code on your own "
+        "`arguments` (never counted for progress or statistics)"))
+    arguments: list[Any] | None = Field(None, description=(
+        "for mode try only: one JSON value per parameter, in order, each of the declared type "
+        "(at most 64 KiB of JSON)"))
 
 
 class SubmissionSummary(BaseModel):
@@ -33,6 +38,7 @@ class SubmissionSummary(BaseModel):
 class SubmissionOut(SubmissionSummary):
     message: str | None
     code: str
+    arguments: list[Any] | None = Field(None, description="a try's arguments, as sent")
     tests: list[dict[str, Any]] = Field(
         description="public tests in full; for the problem's owner, hidden tests too")
     hidden: dict[str, Any] | None = Field(None, description=(
@@ -79,6 +85,10 @@ class ProblemSummary(BaseModel):
     tags: list[str]
     version: str | None
     published: bool
+    progress: Literal["solved", "attempted"] | None = Field(description=(
+        "your own submissions (mode submit): solved once one is accepted, else attempted; "
+        "null before any"))
+    best_score: float | None = Field(description="your best judged score (mode submit)")
 
 
 class ProblemDetail(ProblemSummary):
@@ -93,8 +103,41 @@ class ProblemDetail(ProblemSummary):
     checker: dict[str, Any]
     public_tests: list[dict[str, Any]]
     hidden_test_count: int
+    hints_total: int
+    hints_revealed: int = Field(description="how many hints you have revealed")
+    has_editorial: bool
+    editorial_available: bool = Field(description="there is an editorial and you may read it now")
     hidden_tests: list[dict[str, Any]] | None = None
     versions: list[VersionOut] | None = None
+
+
+class Me(BaseModel):
+    id: int
+    name: str
+    role: str
+
+
+class HintOut(BaseModel):
+    index: int = Field(description="1 for the first hint")
+    markdown: str
+    html: str
+    revealed_at: datetime
+
+
+class HintsOut(BaseModel):
+    total: int
+    revealed: list[HintOut]
+
+
+class HintRevealOut(BaseModel):
+    user: str
+    index: int
+    revealed_at: datetime
+
+
+class EditorialOut(BaseModel):
+    markdown: str
+    html: str
 
 
 class Stats(BaseModel):

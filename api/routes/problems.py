@@ -12,8 +12,12 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
 from api.deps import CurrentUser, Instructor, SessionDep
-from api.presenters import problem_detail, problem_summary, version_out
+from api.presenters import hints_out, problem_detail, problem_summary, version_out
+from api.rendering import render_markdown
 from api.schemas import (
+    EditorialOut,
+    HintRevealOut,
+    HintsOut,
     ProblemCreate,
     ProblemDetail,
     ProblemSummary,
@@ -23,10 +27,11 @@ from api.schemas import (
     VersionOut,
 )
 from api.uploads import Upload, received, uploaded_files
-from judge.service import authoring
+from judge.service import authoring, editorials, hints
 from judge.service.access import Action, allowed, authorize
 from judge.service.catalog import load_version
 from judge.service.db.models import ProblemRow, User
+from judge.service.progress import progress_by_problem
 
 router = APIRouter(prefix="/problems", tags=["problems"])
 
@@ -56,15 +61,48 @@ def _problem(session: Session, user: User, slug: str, action: Action) -> Problem
 
 @router.get("", response_model=list[ProblemSummary])
 def list_problems(session: SessionDep, user: CurrentUser) -> list[ProblemSummary]:
-    """Published problems, plus drafts you own."""
+    """Published problems, plus drafts you own, each with your progress on it."""
     rows = [r for r in authoring.all_problems(session) if allowed(user, Action.READ, r)]
-    return [problem_summary(r, load_version(authoring.current_version(session, r))) for r in rows]
+    mine = progress_by_problem(session, user, [r.id for r in rows])
+    return [problem_summary(r, load_version(authoring.current_version(session, r)), mine[r.id])
+            for r in rows]
 
 
-@router.get("/{slug}", response_model=ProblemDetail, response_model_exclude_none=True)
+@router.get("/{slug}", response_model=ProblemDetail, response_model_exclude_unset=True)
 def read_problem(slug: str, session: SessionDep, user: CurrentUser) -> ProblemDetail:
-    """Statement, signature, starter code, limits and public tests (hidden tests: owner only)."""
+    """Statement, signature, starter code, limits, public tests, your progress and hints
+    (hidden tests and versions: owner only)."""
     return problem_detail(session, _problem(session, user, slug, Action.READ), user)
+
+
+@router.get("/{slug}/hints", response_model=HintsOut)
+def read_hints(slug: str, session: SessionDep, user: CurrentUser) -> HintsOut:
+    """How many hints there are, and the ones you have revealed so far."""
+    return hints_out(hints.hints(session, user, _problem(session, user, slug, Action.READ)))
+
+
+@router.post("/{slug}/hints", response_model=HintsOut,
+             responses={409: {"description": "every hint is revealed (code no_more_hints)"}})
+def reveal_hint(slug: str, session: SessionDep, user: CurrentUser) -> HintsOut:
+    """Reveal your next hint (in order; recorded for you)."""
+    return hints_out(hints.reveal_next(session, user, _problem(session, user, slug, Action.READ)))
+
+
+@router.get("/{slug}/hint-reveals", response_model=list[HintRevealOut])
+def hint_reveals(slug: str, session: SessionDep, user: Instructor) -> list[HintRevealOut]:
+    """Who revealed which hint when, on a problem you own."""
+    row = _problem(session, user, slug, Action.MANAGE)
+    return [HintRevealOut(user=r.user, index=r.index, revealed_at=r.revealed_at)
+            for r in hints.reveals(session, row)]
+
+
+@router.get("/{slug}/editorial", response_model=EditorialOut,
+            responses={403: {"description": "not before an accepted submission (code not_solved)"},
+                       404: {"description": "no such problem, or it has no editorial"}})
+def read_editorial(slug: str, session: SessionDep, user: CurrentUser) -> EditorialOut:
+    """The editorial, once you have an accepted submission (the owner may always read it)."""
+    text = editorials.editorial(session, user, _problem(session, user, slug, Action.READ))
+    return EditorialOut(markdown=text, html=render_markdown(text))
 
 
 def _create(session: Session, user: User, upload: Upload) -> VersionOut:

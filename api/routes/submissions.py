@@ -38,8 +38,9 @@ def submit(
     response: Response,
     idempotency_key: Annotated[str | None, Header()] = None,
 ) -> SubmissionOut:
-    """Store a submission and queue it for judging."""
-    submission = submissions.submit(session, user, body.problem, body.code, body.mode, idempotency_key)
+    """Store a submission and queue it for judging (a try: on your own arguments)."""
+    submission = submissions.submit(session, user, body.problem, body.code, body.mode,
+                                    idempotency_key, body.arguments)
     response.headers["Location"] = f"/api/v1/submissions/{submission.id}"
     return submission_detail(submission, user)
 

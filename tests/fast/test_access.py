@@ -25,6 +25,11 @@ ROUTES = [
     ("POST", "/api/v1/problems/secret_lookup/publish", {}),
     ("POST", "/api/v1/problems/secret_lookup/rejudge", None),
     ("GET", "/api/v1/problems/secret_lookup/stats", None),
+    ("GET", "/api/v1/me", None),
+    ("GET", "/api/v1/problems/secret_lookup/hints", None),
+    ("POST", "/api/v1/problems/secret_lookup/hints", None),
+    ("GET", "/api/v1/problems/secret_lookup/hint-reveals", None),
+    ("GET", "/api/v1/problems/secret_lookup/editorial", None),
 ]
 
 
