@@ -176,20 +176,21 @@ def broker_queue_depths() -> dict[str, int]:
 
 
 def database_queue_depths() -> dict[str, int]:
-    """The fallback: queued rows per mode (``run``, ``submit``). A rejudge's rows are ``submit``
-    rows, so the background queue cannot be told apart here."""
+    """The fallback: queued rows per queue their mode goes to (``run`` for runs and tries,
+    ``submit``). A rejudge's rows are ``submit`` rows, so the background queue cannot be told
+    apart here."""
     from sqlalchemy import func, select
 
     from judge.service.db.models import Submission, SubmissionStatus
     from judge.service.db.session import new_session
-    from judge.service.submissions import Mode
+    from judge.service.submissions import Mode, queue_for
 
-    depths = {mode.value: 0 for mode in Mode}
+    depths = {queue_for(mode): 0 for mode in Mode}
     with new_session() as session:
         rows = session.execute(select(Submission.mode, func.count()).where(
             Submission.status == SubmissionStatus.QUEUED).group_by(Submission.mode))
         for mode, count in rows:
-            depths[str(mode)] = int(count)
+            depths[queue_for(str(mode))] += int(count)
     return depths
 
 

@@ -18,7 +18,7 @@ from sandbox.interface import Sandbox, SandboxUnavailable
 from tests.fast.conftest import EagerQueue
 from tests.fast.exec_sandbox import ExecSandbox
 from tests.fast.helpers import WRONG
-from tests.utils.service import REFERENCE, store_submission, submit
+from tests.utils.service import REFERENCE, bearer, store_submission, submit
 from tests.utils.service_fixtures import Tokens
 
 pytestmark = pytest.mark.fast
@@ -87,9 +87,14 @@ def test_queue_depth_falls_back_to_queued_rows_when_the_broker_is_unreadable(
     with eager_queue.hold():
         submit(client, learner, REFERENCE, mode="run")
         submit(client, learner, REFERENCE, mode="run")
+        tried = client.post("/api/v1/submissions", headers=bearer(learner), json={
+            "problem": "secret_lookup", "code": REFERENCE, "mode": "try", "arguments": ["a"]})
+        assert tried.status_code == 202, tried.text
         samples = scrape(client)
     assert refused_connections  # the broker was asked first (and the guard refused it)
-    assert value(samples, "judge_queue_depth", queue="run", source="database") == baseline + 2
+    # A try waits on the run queue, so it counts there.
+    assert value(samples, "judge_queue_depth", queue="run", source="database") == baseline + 3
+    assert ("judge_queue_depth", frozenset({("queue", "try"), ("source", "database")})) not in samples
     assert not any(labels and dict(labels).get("source") == "broker" for _, labels in samples)
     eager_queue.release()
 
