@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.presenters import markdown
+from api.rendering import render_markdown
 from api.routes.web import WEB
 from tests.utils.service import bearer
 from tests.utils.service_fixtures import Tokens
@@ -78,10 +78,10 @@ def _read(name: str) -> str:
     return (WEB / name).read_text(encoding="utf-8")
 
 
-def test_the_scripts_write_markup_only_for_the_statement() -> None:
+def test_the_scripts_write_markup_only_in_one_place() -> None:
+    # dom.js serverHtml: the server's rendering of a problem's Markdown (statement, hints, editorial).
     writes = {p.name: re.findall(r".*innerHTML.*", p.read_text()) for p in SCRIPTS}
-    assert {name: lines for name, lines in writes.items() if lines} == {
-        "problem.js": ["  statement.innerHTML = problem.statement_html;"]}
+    assert {name: lines for name, lines in writes.items() if lines} == {"dom.js": ["  node.innerHTML = html;"]}
     for path in SCRIPTS:
         script = path.read_text()
         for sink in ("outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
@@ -111,7 +111,7 @@ def test_the_scripts_parse_as_modules(path: Path) -> None:
 
 
 def test_the_statement_html_the_script_trusts_is_escaped() -> None:
-    html = markdown.render('Hi <script>alert(1)</script> <img src=x onerror="alert(2)">\n\n'
+    html = render_markdown('Hi <script>alert(1)</script> <img src=x onerror="alert(2)">\n\n'
                            "[click](javascript:alert(3))\n")
     assert "<script" not in html and "<img" not in html and "&lt;script&gt;" in html
     assert 'href="javascript:' not in html

@@ -22,8 +22,8 @@ export class ApiError extends Error {
   }
 }
 
-function authorized(headers) {
-  const token = getToken();
+function authorized(headers, given) {
+  const token = given ?? getToken();
   if (token) headers.Authorization = "Bearer " + token;
   return headers;
 }
@@ -38,8 +38,9 @@ function failure(response, data) {
 }
 
 export async function api(path, options) {
-  const { method = "GET", json, signal } = options || {};
-  const headers = authorized({ Accept: "application/json" });
+  // token: a token to try instead of the saved one (the token box checks a new one with /me).
+  const { method = "GET", json, signal, token } = options || {};
+  const headers = authorized({ Accept: "application/json" }, token);
   if (json !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {

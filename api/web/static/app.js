@@ -1,17 +1,21 @@
 // The judge's web pages. Every page is the same static shell; this script reads the path, loads
 // its data from the JSON API with the learner's token, and builds the DOM with createElement and
-// textContent only. The one exception is the problem statement (problem.js), which the server
-// renders from Markdown with raw HTML disabled (markdown-it escapes it): markup we produced.
-import { getToken, setToken } from "./api.js";
+// textContent only. The one exception is HTML the server rendered from Markdown with raw HTML
+// escaped (statements, hints, editorials), inserted by dom.js serverHtml alone.
+import { loadUser, setUpTokenBox } from "./account.js";
+import { getToken } from "./api.js";
 import { el, notice, setTitle, show } from "./dom.js";
-import { problemListPage, submissionListPage, submissionPage } from "./lists.js";
+import { historyPage } from "./history.js";
+import { submissionListPage, submissionPage } from "./lists.js";
 import { problemPage } from "./problem.js";
+import { problemListPage } from "./progress.js";
 
 let page = new AbortController(); // aborted when the page is drawn again (e.g. a new token)
 
 const ROUTES = [
   [/^\/$/, () => problemListPage, "problems"],
   [/^\/problems\/([^/]+)$/, (m) => (signal) => problemPage(decodeURIComponent(m[1]), signal), "problems"],
+  [/^\/problems\/([^/]+)\/history$/, (m) => (signal) => historyPage(decodeURIComponent(m[1]), signal), "problems"],
   [/^\/submissions$/, () => submissionListPage, "submissions"],
   [/^\/submissions\/(\d+)$/, (m) => (signal) => submissionPage(Number(m[1]), signal), "submissions"],
 ];
@@ -47,33 +51,5 @@ async function render() {
   }
 }
 
-function showTokenState() {
-  const state = document.getElementById("token-state");
-  const input = document.getElementById("token-input");
-  state.textContent = getToken() ? "saved" : "not set";
-  input.placeholder = getToken() ? "saved; paste to replace" : "paste your token";
-}
-
-function setUpTokenBox() {
-  const form = document.getElementById("token-form");
-  const input = document.getElementById("token-input");
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const value = input.value.trim();
-    if (!value) return;
-    setToken(value);
-    input.value = "";
-    showTokenState();
-    render();
-  });
-  document.getElementById("token-clear").addEventListener("click", () => {
-    setToken("");
-    input.value = "";
-    showTokenState();
-    render();
-  });
-  showTokenState();
-}
-
-setUpTokenBox();
-render();
+setUpTokenBox(render);
+loadUser().finally(render);

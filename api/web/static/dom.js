@@ -17,12 +17,23 @@ export function el(tag, props, ...children) {
 export const link = (href, text, props) => el("a", { href, ...props }, text);
 export const problemHref = (slug) => "/problems/" + encodeURIComponent(slug);
 export const submissionHref = (id) => "/submissions/" + encodeURIComponent(String(id));
-const label = (name) => String(name || "").replaceAll("_", " ");
+export const label = (name) => String(name || "").replaceAll("_", " ");
 export const badge = (value, kind) => el("span", { class: `badge ${kind}-${value}` }, label(value));
 
 export function notice(text, kind) {
   return el("p", { class: `notice ${kind || ""}`, role: kind === "error" ? "alert" : "status" }, text);
 }
+
+// The one place markup from the server reaches the page: statements, hints and editorials the
+// server rendered from Markdown with raw HTML escaped (api/rendering.py), never text from a learner.
+export function serverHtml(html, className) {
+  const node = el("div", { class: className });
+  node.innerHTML = html;
+  return node;
+}
+
+// A table gets its own sideways scroll, so a narrow screen never scrolls the whole page sideways.
+export const scrollBox = (table) => el("div", { class: "table-scroll" }, table);
 
 const app = document.getElementById("app");
 

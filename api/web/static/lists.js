@@ -1,27 +1,29 @@
-// The problem list, the learner's submissions, and one submission's page.
+// The learner's submissions (kept current while any is pending) and one submission's page.
 import { api } from "./api.js";
-import { badge, el, link, notice, problemHref, setTitle, show, submissionHref, timeText } from "./dom.js";
-import { saveDraft } from "./editor.js";
-import { follow } from "./results.js";
+import { replaceDraft } from "./drafts.js";
+import { badge, el, link, notice, problemHref, scrollBox, setTitle, show, submissionHref, timeText } from "./dom.js";
+import { refreshWhilePending } from "./pending.js";
+import { followInto } from "./results.js";
 
 const PAGE_SIZE = 20;
 
-export async function problemListPage(signal) {
-  setTitle("Problems");
-  const problems = await api("/problems", { signal });
-  const rows = problems.map((p) => el("tr", {},
-    el("td", {}, link(problemHref(p.slug), p.title)),
-    el("td", {}, el("code", {}, p.slug)),
-    el("td", {}, badge(p.difficulty, "difficulty")),
-    el("td", { class: "tags" }, p.tags.map((t) => el("span", { class: "tag" }, t)),
-      p.published ? null : el("span", { class: "tag draft" }, "draft"))));
-  show(
-    el("h1", {}, "Problems"),
-    problems.length
-      ? el("table", { class: "list" },
-        el("thead", {}, el("tr", {}, ["Problem", "Slug", "Difficulty", "Tags"].map((h) => el("th", {}, h)))),
-        el("tbody", {}, rows))
-      : notice("No problems are published yet."));
+export const verdictCell = (s) => (s.status === "done" ? badge(s.verdict, "verdict") : badge(s.status, "pending"));
+
+function submissionTable(items) {
+  const users = new Set(items.map((s) => s.user));
+  const headings = ["#", "Problem", "Mode", "Verdict", "Score", "Submitted"];
+  if (users.size > 1) headings.splice(2, 0, "User");
+  const rows = items.map((s) => el("tr", {},
+    el("td", {}, link(submissionHref(s.id), `#${s.id}`)),
+    el("td", {}, link(problemHref(s.problem), s.problem)),
+    users.size > 1 ? el("td", {}, s.user) : null,
+    el("td", {}, s.mode),
+    el("td", {}, verdictCell(s)),
+    el("td", { class: "number" }, typeof s.score === "number" ? s.score.toFixed(2) : ""),
+    el("td", {}, timeText(s.created_at))));
+  return scrollBox(el("table", { class: "list" },
+    el("thead", {}, el("tr", {}, headings.map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows)));
 }
 
 export async function submissionListPage(signal) {
@@ -31,36 +33,28 @@ export async function submissionListPage(signal) {
   const problem = query.get("problem");
   const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
   if (problem) params.set("problem", problem);
-  const result = await api(`/submissions?${params}`, { signal });
-  const users = new Set(result.items.map((s) => s.user));
   const pageHref = (newOffset) => {
     const next = new URLSearchParams({ offset: String(newOffset) });
     if (problem) next.set("problem", problem);
     return `/submissions?${next}`;
   };
-  const headings = ["#", "Problem", "Mode", "Verdict", "Score", "Submitted"];
-  if (users.size > 1) headings.splice(2, 0, "User");
-  const rows = result.items.map((s) => el("tr", {},
-    el("td", {}, link(submissionHref(s.id), `#${s.id}`)),
-    el("td", {}, link(problemHref(s.problem), s.problem)),
-    users.size > 1 ? el("td", {}, s.user) : null,
-    el("td", {}, s.mode),
-    el("td", {}, s.status === "done" ? badge(s.verdict, "verdict") : badge(s.status, "pending")),
-    el("td", { class: "number" }, typeof s.score === "number" ? s.score.toFixed(2) : ""),
-    el("td", {}, timeText(s.created_at))));
-  const last = Math.min(result.offset + result.items.length, result.total);
-  show(
-    el("h1", {}, "My submissions"),
-    problem ? el("p", {}, "Only ", el("code", {}, problem), " · ", link("/submissions", "show all")) : null,
-    result.items.length
-      ? el("table", { class: "list" },
-        el("thead", {}, el("tr", {}, headings.map((h) => el("th", {}, h)))),
-        el("tbody", {}, rows))
-      : notice(offset ? "No more submissions." : "No submissions yet: open a problem and press Run or Submit."),
-    el("p", { class: "pager" },
-      offset > 0 ? link(pageHref(Math.max(0, offset - PAGE_SIZE)), "← newer") : null,
-      el("span", { class: "muted" }, result.total ? `${result.offset + 1}–${last} of ${result.total}` : ""),
-      last < result.total ? link(pageHref(offset + PAGE_SIZE), "older →") : null));
+  const load = async () => {
+    const result = await api(`/submissions?${params}`, { signal });
+    const last = Math.min(result.offset + result.items.length, result.total);
+    show(
+      el("h1", {}, "My submissions"),
+      problem ? el("p", {}, "Only ", el("code", {}, problem), " · ",
+        link(`${problemHref(problem)}/history`, "history and diffs"), " · ", link("/submissions", "show all")) : null,
+      result.items.length
+        ? submissionTable(result.items)
+        : notice(offset ? "No more submissions." : "No submissions yet: open a problem and press Run or Submit."),
+      el("p", { class: "pager" },
+        offset > 0 ? link(pageHref(Math.max(0, offset - PAGE_SIZE)), "← newer") : null,
+        el("span", { class: "muted" }, result.total ? `${result.offset + 1}–${last} of ${result.total}` : ""),
+        last < result.total ? link(pageHref(offset + PAGE_SIZE), "older →") : null));
+    return result.items;
+  };
+  await refreshWhilePending(await load(), load, signal);
 }
 
 export async function submissionPage(id, signal) {
@@ -76,8 +70,9 @@ export async function submissionPage(id, signal) {
   const reopen = el("button", {
     type: "button",
     onclick: () => {
-      saveDraft(submission.problem, submission.code);
-      location.href = problemHref(submission.problem);
+      if (replaceDraft(submission.problem, submission.code, `the code of submission #${submission.id}`)) {
+        location.href = problemHref(submission.problem);
+      }
     },
   }, "Open this code in the editor");
   show(
@@ -85,10 +80,11 @@ export async function submissionPage(id, signal) {
     el("p", { class: "meta" },
       link(problemHref(submission.problem), problem ? problem.title : submission.problem),
       el("span", { class: "muted" }, ` · ${submission.user} · ${timeText(submission.created_at)} · version `),
-      el("code", {}, submission.problem_version)),
+      el("code", {}, submission.problem_version),
+      " · ", link(`${problemHref(submission.problem)}/history`, "history and diffs")),
     panel,
     el("h2", {}, "Code"),
     el("pre", { class: "code" }, submission.code),
     el("div", { class: "actions" }, reopen));
-  await follow(submission, panel, parameters, signal);
+  await followInto(panel, submission, parameters, signal);
 }

@@ -1,9 +1,16 @@
-// A problem: statement, signature, limits, public tests, the editor, Run and Submit, the result.
+// A problem: statement, signature, limits, public tests, hints and editorial, the editor, Run,
+// Submit and Try, and the result: its verdict in the status next to the buttons as it changes,
+// its details below them. A reload shows the latest submission to the problem again.
 import { api } from "./api.js";
-import { badge, el, link, notice, percent, setTitle, show } from "./dom.js";
+import { badge, el, link, notice, percent, serverHtml, setTitle, show } from "./dom.js";
 import { editor, loadDraft, saveDraft } from "./editor.js";
-import { follow } from "./results.js";
+import { hintsAndEditorial } from "./hints.js";
+import { follow, resultView, statusLine } from "./results.js";
+import { isNarrow, tabs } from "./tabs.js";
+import { tryInput } from "./tryinput.js";
 import { argumentsText, parseType, py } from "./values.js";
+
+const problemPath = (slug) => `/problems/${encodeURIComponent(slug)}`;
 
 function limitsText(problem) {
   const { time_per_test: test, time_per_submission: all, memory_mb: memory } = problem.limits;
@@ -29,7 +36,7 @@ function publicTests(problem) {
 
 function statsLine(slug, signal) {
   const line = el("p", { class: "muted stats" });
-  api(`/problems/${encodeURIComponent(slug)}/stats`, { signal }).then((s) => {
+  api(`${problemPath(slug)}/stats`, { signal }).then((s) => {
     if (!s.submissions) return;
     const rate = s.acceptance_rate === null ? "" : `, ${percent(s.acceptance_rate)} accepted`;
     const interval = s.wilson_95 ? ` (95% interval ${percent(s.wilson_95[0])} to ${percent(s.wilson_95[1])})` : "";
@@ -38,51 +45,138 @@ function statsLine(slug, signal) {
   return line;
 }
 
-export async function problemPage(slug, signal) {
-  setTitle(slug);
-  const problem = await api(`/problems/${encodeURIComponent(slug)}`, { signal });
-  setTitle(problem.title);
-  const statement = el("div", { class: "statement" });
-  // The one place markup from the server is used: markdown-it output with raw HTML escaped.
-  statement.innerHTML = problem.statement_html;
+function progressBadge(problem) {
+  if (!problem.progress) return null;
+  const best = typeof problem.best_score === "number" ? ` · best score ${problem.best_score.toFixed(2)}` : "";
+  return el("span", { class: `progress progress-${problem.progress}` },
+    problem.progress === "solved" ? "✓ solved" : "attempted", best);
+}
+
+function statementSection(problem) {
+  // Server-rendered Markdown (raw HTML escaped): the page's only markup from the server.
+  const statement = serverHtml(problem.statement_html, "statement rendered");
   const heading = statement.firstElementChild;
   if (heading && heading.tagName === "H1" && heading.textContent.trim() === problem.title) heading.remove();
+  return statement;
+}
+
+// The latest submission to this problem, if any: shown again after a reload, followed if pending.
+async function latestSubmission(slug, signal) {
+  const page = await api(`/submissions?${new URLSearchParams({ problem: slug, limit: "1" })}`, { signal });
+  const latest = page && page.items && page.items[0];
+  return latest ? api(`/submissions/${latest.id}`, { signal }) : null;
+}
+
+export async function problemPage(slug, signal) {
+  setTitle(slug);
+  let problem = await api(problemPath(slug), { signal });
+  setTitle(problem.title);
 
   const panel = el("div", { class: "result-panel", "aria-live": "polite" },
     el("p", { class: "muted" }, "Run checks the public tests; Submit judges every test."));
-  let following = null; // the submission being polled; a new one replaces it
+  const status = el("span", { class: "verdict-status", role: "status" });
   const buttons = [];
-  const send = async (mode) => {
-    if (buttons.some((b) => b.disabled)) return;
+  let following = null; // the submission being followed; a newer one replaces it
+  let layout = null;
+  const help = el("div");
+  const drawHelp = () => help.replaceChildren(hintsAndEditorial(problem, signal));
+
+  const draft = loadDraft(slug);
+  // The editor: { element, value, goToLine(line, column), focus() } (editor.js).
+  const code = editor(draft ?? problem.starter, (text) => saveDraft(slug, text), (mode) => send(mode));
+  const goToLine = (line, column) => {
+    if (isNarrow()) layout.select("Code");
+    code.goToLine(line, column);
+  };
+
+  const draw = (submission, elapsed) => {
+    status.replaceChildren(...statusLine(submission, elapsed));
+    panel.replaceChildren(resultView(submission, problem.parameters, { elapsed, goToLine }));
+  };
+  const reveal = () => {
+    if (isNarrow()) {
+      layout.select("Results");
+      panel.scrollIntoView({ block: "start" });
+      return;
+    }
+    // The status beside the buttons shows the verdict; bring the details below it into view too,
+    // keeping the buttons (and that status) on the screen.
+    const box = panel.getBoundingClientRect();
+    if (box.top > window.innerHeight - 160) actions.scrollIntoView({ block: "start", behavior: "smooth" });
+  };
+  const track = async (submission, shown) => {
     if (following) following.abort();
     const mine = (following = new AbortController());
     const signals = AbortSignal.any ? AbortSignal.any([signal, mine.signal]) : mine.signal;
-    buttons.forEach((b) => { b.disabled = true; });
-    panel.replaceChildren(el("p", { class: "muted" }, mode === "run" ? "Sending to run…" : "Submitting…"));
     try {
-      const created = await api("/submissions", { method: "POST", json: { problem: slug, code: area.value, mode }, signal: signals });
-      buttons.forEach((b) => { b.disabled = false; });
-      await follow(created, panel, problem.parameters, signals);
+      const done = await follow(submission, draw, signals);
+      if (shown && done.mode === "submit" && done.verdict === "accepted" && !problem.editorial_available) {
+        problem = await api(problemPath(slug), { signal }); // the editorial may open now
+        drawHelp();
+      }
     } catch (error) {
       if (error.name !== "AbortError") panel.replaceChildren(notice(error.message, "error"));
-    } finally {
-      // A send that a newer one replaced must not re-enable the buttons while that one is posting.
-      if (following === mine) buttons.forEach((b) => { b.disabled = false; });
     }
   };
-  const area = editor(loadDraft(slug) ?? problem.starter, (code) => saveDraft(slug, code), send);
+  const post = async (body, label) => {
+    if (buttons.some((b) => b.disabled)) return;
+    buttons.forEach((b) => { b.disabled = true; });
+    status.replaceChildren(label);
+    panel.replaceChildren(el("p", { class: "muted" }, label));
+    reveal();
+    try {
+      const created = await api("/submissions", { method: "POST", json: { problem: slug, code: code.value, ...body }, signal });
+      buttons.forEach((b) => { b.disabled = false; });
+      track(created, true);
+    } catch (error) {
+      buttons.forEach((b) => { b.disabled = false; });
+      status.replaceChildren(error.name === "AbortError" ? "" : "Not sent: see below");
+      if (error.name !== "AbortError") panel.replaceChildren(notice(error.message, "error"));
+      throw error;
+    }
+  };
+  const send = (mode) => post({ mode }, mode === "run" ? "Sending to run…" : "Submitting…").catch(() => {});
+  const tryForm = tryInput(problem, (values) => post({ mode: "try", arguments: values }, "Trying your arguments…"));
+
   const run = el("button", { type: "button", onclick: () => send("run") }, "Run");
   const submit = el("button", { type: "button", class: "primary", onclick: () => send("submit") }, "Submit");
   const reset = el("button", {
     type: "button", class: "quiet",
     onclick: () => {
-      if (area.value === problem.starter || window.confirm("Replace your code with the starter code?")) {
-        area.value = problem.starter;
-        saveDraft(slug, area.value);
+      if (code.value === problem.starter || window.confirm("Replace your code with the starter code?")) {
+        code.value = problem.starter;
+        saveDraft(slug, problem.starter);
       }
     },
   }, "Reset to starter");
   buttons.push(run, submit);
+  const actions = el("div", { class: "actions" }, run, submit, tryForm.toggle, reset, status);
+
+  const statementPanel = el("section", { class: "left" },
+    statementSection(problem),
+    el("h2", {}, "Signature"), el("pre", { class: "signature" }, problem.signature),
+    el("h2", {}, "Limits"),
+    el("p", {}, limitsText(problem)),
+    el("p", {}, `Checker: ${checkerText(problem.checker)}`),
+    el("h2", {}, "Public tests"),
+    publicTests(problem),
+    el("p", { class: "muted" }, `${problem.hidden_test_count} hidden tests are judged on Submit.`),
+    help);
+  const codePanel = el("div", { class: "code-panel" },
+    el("div", { class: "code-head" },
+      el("h2", {}, "Your solution"),
+      el("span", { class: "muted time-limit" }, `Time limit: ${problem.limits.time_per_test} s per test`)),
+    code.element,
+    actions,
+    el("p", { class: "muted keys" }, "Ctrl+Enter runs · Ctrl+Shift+Enter submits · Esc, then Tab, leaves the editor"),
+    tryForm.form);
+  const resultsPanel = el("div", { class: "results-panel" }, el("h2", {}, "Result"), panel);
+  layout = tabs([
+    { name: "Statement", node: statementPanel },
+    { name: "Code", node: codePanel },
+    { name: "Results", node: resultsPanel },
+  ], draft === null ? "Statement" : "Code"); // a returning learner goes on with the code
+  drawHelp();
 
   show(
     el("div", { class: "problem-head" },
@@ -90,23 +184,16 @@ export async function problemPage(slug, signal) {
       el("p", { class: "meta" }, badge(problem.difficulty, "difficulty"),
         problem.tags.map((t) => el("span", { class: "tag" }, t)),
         problem.published ? null : el("span", { class: "tag draft" }, "draft"),
-        link(`/submissions?problem=${encodeURIComponent(slug)}`, "my submissions to this problem")),
+        progressBadge(problem),
+        link(`${problemPath(slug)}/history`, "history and diffs"),
+        link(`/submissions?problem=${encodeURIComponent(slug)}`, "all my submissions")),
       statsLine(slug, signal)),
-    el("div", { class: "columns" },
-      el("section", { class: "left" },
-        statement,
-        el("h2", {}, "Signature"), el("pre", { class: "signature" }, problem.signature),
-        el("h2", {}, "Limits"),
-        el("p", {}, limitsText(problem)),
-        el("p", {}, `Checker: ${checkerText(problem.checker)}`),
-        el("h2", {}, "Public tests"),
-        publicTests(problem),
-        el("p", { class: "muted" }, `${problem.hidden_test_count} hidden tests are judged on Submit.`)),
-      el("section", { class: "right" },
-        el("h2", {}, "Your solution"),
-        area.element,
-        el("div", { class: "actions" }, run, submit, reset,
-          el("span", { class: "muted hint" }, "Tab indents · Ctrl+Enter runs · Ctrl+Shift+Enter submits · Esc, Tab leaves")),
-        el("h2", {}, "Result"),
-        panel)));
+    layout.bar,
+    el("div", { class: "columns" }, statementPanel, el("section", { class: "right" }, codePanel, resultsPanel)));
+
+  // After a reload: the latest submission again (followed live if still pending), unless the
+  // learner has already sent a new one.
+  latestSubmission(slug, signal).then((latest) => {
+    if (latest && !following) track(latest, false);
+  }).catch(() => {}); // a nicety: the page works without it
 }

@@ -1,31 +1,36 @@
 // A submission's verdict, score and per-test rows, exactly as the API returns them (hidden tests
-// arrive as an aggregate: how many passed and the first failure's category), and the events
-// stream (or, failing that, the polling) that keeps them current.
+// arrive as an aggregate: how many passed and the first failure's category), a one-line summary
+// for the status next to the buttons, and the events stream (or, failing that, the polling)
+// that keeps them current.
 import { ApiError, api, eventStream, sleep } from "./api.js";
-import { badge, el, link, submissionHref } from "./dom.js";
+import { badge, el, label, link, submissionHref } from "./dom.js";
+import { withLineLinks } from "./lines.js";
 import { argumentsText } from "./values.js";
 
 const POLL_WAIT_SECONDS = 10;
+const MODES = { run: "run: public tests", submit: "submit: all tests", try: "try: your arguments" };
 
-function testDetails(test, parameters) {
+// Text the judge wrote that may cite lines of the learner's code.
+const cited = (text, goToLine) => el("pre", {}, withLineLinks(text, goToLine));
+
+function testDetails(test, parameters, goToLine) {
   const rows = [];
-  const add = (name, text, preformatted) => {
-    if (text === undefined || text === null || text === "") return;
-    rows.push(el("dt", {}, name), el("dd", {}, preformatted ? el("pre", {}, text) : text));
+  const add = (name, content) => {
+    if (content === undefined || content === null || content === "") return;
+    rows.push(el("dt", {}, name), el("dd", {}, content));
   };
-  if ("args" in test || "kwargs" in test) add("Arguments", argumentsText(test.args, test.kwargs, parameters), true);
-  if ("expected_repr" in test) add("Expected", test.expected_repr, true);
+  const pre = (text) => (text === undefined || text === null || text === "" ? null : el("pre", {}, text));
+  if ("args" in test || "kwargs" in test) add("Arguments", pre(argumentsText(test.args, test.kwargs, parameters)));
+  if ("expected_repr" in test) add("Expected", pre(test.expected_repr));
   // Only a returned value has an "actual"; for a crash or a limit the explanation says what happened.
-  if ("actual_repr" in test && ["passed", "wrong_answer"].includes(test.status)) {
-    add("Actual", test.actual_repr, true);
-  }
-  if (test.status !== "passed") add("Explanation", test.explanation, true);
-  add("Printed", test.stdout, true);
+  if ("actual_repr" in test && ["passed", "wrong_answer"].includes(test.status)) add("Actual", pre(test.actual_repr));
+  if (test.status !== "passed" && test.explanation) add("Explanation", cited(test.explanation, goToLine));
+  add("Printed", pre(test.stdout));
   add("About this test", test.note);
   return rows;
 }
 
-function testRow(test, parameters) {
+function testRow(test, parameters, goToLine) {
   const hidden = test.visibility === "hidden";
   const head = [
     badge(test.status, "status"),
@@ -34,7 +39,7 @@ function testRow(test, parameters) {
     test.status !== "passed" && test.category ? el("span", { class: "category" }, test.category) : null,
     typeof test.seconds === "number" ? el("span", { class: "muted seconds" }, `${test.seconds.toFixed(3)} s`) : null,
   ];
-  const rows = testDetails(test, parameters);
+  const rows = testDetails(test, parameters, goToLine);
   if (!rows.length) return el("li", { class: "test" }, el("div", { class: "test-head" }, head));
   const failedPublic = !hidden && test.status !== "passed";
   return el("li", { class: "test" },
@@ -51,40 +56,84 @@ function hiddenSummary(hidden) {
   return el("p", { class: "hidden-summary" }, text);
 }
 
-export function resultView(submission, parameters, elapsed) {
-  const done = submission.status === "done";
+function counts(submission) {
   const tests = submission.tests || [];
   const hidden = submission.hidden;
-  const total = tests.length + (hidden ? hidden.total : 0);
-  const passed = tests.filter((t) => t.status === "passed").length + (hidden ? hidden.passed : 0);
+  return {
+    total: tests.length + (hidden ? hidden.total : 0),
+    passed: tests.filter((t) => t.status === "passed").length + (hidden ? hidden.passed : 0),
+  };
+}
+
+// A try: the learner's value beside the reference's, on the learner's own arguments.
+function tryView(submission, parameters, goToLine) {
+  const test = (submission.tests || []).find((t) => t.visibility === "custom") || (submission.tests || [])[0];
+  if (!test) return null;
+  const value = (repr, raw) => el("pre", {}, repr ?? JSON.stringify(raw) ?? "");
+  const returned = ["passed", "wrong_answer"].includes(test.status);
+  return el("div", { class: "try-result" },
+    el("dl", { class: "test-detail" },
+      el("dt", {}, "Arguments"), el("dd", {}, el("pre", {}, argumentsText(test.args, test.kwargs, parameters)))),
+    el("div", { class: "side-by-side" },
+      el("section", {}, el("h3", {}, "Your function"),
+        returned ? value(test.actual_repr, test.actual) : el("p", {}, label(test.status))),
+      el("section", {}, el("h3", {}, "The reference"), value(test.expected_repr, test.expected))),
+    test.status === "passed"
+      ? el("p", { class: "good" }, "Same value as the reference.")
+      : test.explanation ? el("div", { class: "explanation" }, el("h3", {}, "Why they differ"), cited(test.explanation, goToLine)) : null,
+    test.stdout ? el("div", {}, el("h3", {}, "Printed"), el("pre", {}, test.stdout)) : null);
+}
+
+// options: elapsed (seconds waited so far, while pending), goToLine(line, column) for citations.
+export function resultView(submission, parameters, options) {
+  const { elapsed, goToLine } = options || {};
+  const done = submission.status === "done";
+  const tests = submission.tests || [];
+  const { total, passed } = counts(submission);
+  const isTry = submission.mode === "try";
   const head = el("div", { class: "result-head" },
     done ? badge(submission.verdict, "verdict") : badge(submission.status, "pending"),
-    done && typeof submission.score === "number"
+    done && typeof submission.score === "number" && !isTry
       ? el("span", { class: "score" }, `score ${submission.score.toFixed(2)}`,
         total ? el("span", { class: "muted" }, ` (${passed} of ${total} tests passed)`) : null)
-      : el("span", { class: "muted" }, elapsed === undefined ? "waiting for the judge" : `waiting for the judge · ${elapsed} s`),
-    el("span", { class: "tag" }, submission.mode === "run" ? "run: public tests" : "submit: all tests"),
+      : done ? null : el("span", { class: "muted" }, elapsed === undefined ? "waiting for the judge" : `waiting for the judge · ${elapsed} s`),
+    el("span", { class: "tag" }, MODES[submission.mode] || submission.mode),
     link(submissionHref(submission.id), `#${submission.id}`, { class: "muted" }));
   return el("div", { class: "result" },
     head,
-    submission.message ? el("pre", { class: "message" }, submission.message) : null,
-    hiddenSummary(hidden),
-    tests.length
+    submission.message ? el("pre", { class: "message" }, withLineLinks(submission.message, goToLine)) : null,
+    isTry && done ? tryView(submission, parameters, goToLine) : null,
+    isTry ? null : hiddenSummary(submission.hidden),
+    tests.length && !isTry
       ? el("details", { class: "test-list", open: submission.verdict !== "accepted" },
         el("summary", {}, `Tests (${tests.length})`),
-        el("ol", { class: "tests" }, tests.map((t) => testRow(t, parameters))))
+        el("ol", { class: "tests" }, tests.map((t) => testRow(t, parameters, goToLine))))
       : null);
 }
 
-// Follows the submission until the verdict is in, redrawing the panel; stops when signal is
-// aborted. It reads the events stream (each status change as it happens); if the stream fails
-// (a proxy that buffers it, a network hiccup) it polls ?wait= instead.
-export async function follow(submission, panel, parameters, signal) {
+// The few words for the status next to the buttons: what is happening now, or the verdict.
+export function statusLine(submission, elapsed) {
+  const waited = elapsed ? ` · ${elapsed} s` : "";
+  if (submission.status === "queued") return [badge("queued", "pending"), ` waiting for a worker${waited}`];
+  if (submission.status !== "done") return [badge(submission.status, "pending"), ` judging${waited}`];
+  const { total, passed } = counts(submission);
+  const parts = [badge(submission.verdict, "verdict")];
+  if (submission.mode === "try") {
+    const test = (submission.tests || [])[0];
+    if (test) parts.push(test.status === "passed" ? " same value as the reference" : ` ${label(test.status)}`);
+  } else if (typeof submission.score === "number") {
+    parts.push(` score ${submission.score.toFixed(2)}`, total ? ` (${passed} of ${total} tests passed)` : "");
+  }
+  return parts;
+}
+
+// Follows the submission until the verdict is in, calling onChange(submission, elapsed) on each
+// change and every second while it waits; stops when signal is aborted. It reads the events
+// stream (each status change as it happens); if the stream fails (a proxy that buffers it, a
+// network hiccup) it polls ?wait= instead. Returns the finished submission.
+export async function follow(submission, onChange, signal) {
   const started = Date.now();
-  const draw = () => {
-    const elapsed = Math.round((Date.now() - started) / 1000);
-    panel.replaceChildren(resultView(submission, parameters, elapsed));
-  };
+  const draw = () => onChange(submission, Math.round((Date.now() - started) / 1000));
   draw();
   const ticker = setInterval(draw, 1000);
   let streaming = true;
@@ -111,8 +160,9 @@ export async function follow(submission, panel, parameters, signal) {
         continue;
       }
       try {
-        submission = await api(`/submissions/${submission.id}?wait=${POLL_WAIT_SECONDS}`, { signal });
+        submission = await api(`/submissions/${submission.id}?wait=${POLL_WAIT_SECONDS}&until=change`, { signal });
         failures = 0;
+        draw();
       } catch (error) {
         if (!(error instanceof ApiError) || (error.status > 0 && error.status < 500)) throw error;
         failures += 1; // the network or the server hiccuped: back off and ask again
@@ -122,6 +172,14 @@ export async function follow(submission, panel, parameters, signal) {
   } finally {
     clearInterval(ticker);
   }
-  panel.replaceChildren(resultView(submission, parameters));
+  onChange(submission, undefined);
   return submission;
+}
+
+// Shows a submission in a panel and keeps it current: what the submission page and a list's
+// pending row need, without the problem page's status line.
+export function followInto(panel, submission, parameters, signal, goToLine) {
+  return follow(submission, (s, elapsed) => {
+    panel.replaceChildren(resultView(s, parameters, { elapsed, goToLine }));
+  }, signal);
 }

@@ -1,0 +1,86 @@
+// Hints and the editorial of a problem. "Show a hint" reveals the next hint (the judge records
+// which ones each learner saw); "Read the editorial" appears once the learner may read it, and
+// until then the page says why it is not there. Hint and editorial HTML is the server's own
+// rendering of the problem's Markdown (raw HTML escaped), inserted by dom.js serverHtml.
+import { api } from "./api.js";
+import { el, serverHtml } from "./dom.js";
+
+const path = (slug, what) => `/problems/${encodeURIComponent(slug)}/${what}`;
+
+function hintList(revealed) {
+  return el("ol", { class: "hints" }, revealed.map((hint) => el("li", { class: "hint-item" },
+    el("h3", {}, `Hint ${hint.index}`), serverHtml(hint.html, "rendered"))));
+}
+
+function hintsSection(problem, signal) {
+  const total = problem.hints_total;
+  const list = el("div");
+  const status = el("p", { class: "muted", "aria-live": "polite" });
+  const button = el("button", { type: "button" }, "Show a hint");
+  const draw = (data) => {
+    const revealed = data.revealed || [];
+    list.replaceChildren(revealed.length ? hintList(revealed) : "");
+    const left = data.total - revealed.length;
+    status.textContent = left > 0
+      ? `${revealed.length} of ${data.total} hints shown. Each hint gives away a little more.`
+      : `All ${data.total} hints shown.`;
+    button.hidden = left <= 0;
+  };
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const data = await api(path(problem.slug, "hints"), { method: "POST", signal });
+      draw(data);
+      const items = list.querySelectorAll("li");
+      if (items.length) items[items.length - 1].scrollIntoView({ block: "nearest", behavior: "smooth" });
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      if (error.code === "no_more_hints") button.hidden = true;
+      status.textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  draw({ total, revealed: [] });
+  if (problem.hints_revealed) {
+    api(path(problem.slug, "hints"), { signal }).then(draw).catch((error) => {
+      if (error.name !== "AbortError") status.textContent = `The hints you saw could not be loaded: ${error.message}`;
+    });
+  }
+  return el("section", { class: "hints-section", "aria-labelledby": "hints-heading" },
+    el("h2", { id: "hints-heading" }, "Hints"), list, status, button);
+}
+
+function editorialSection(problem, signal) {
+  const body = el("div");
+  if (!problem.editorial_available) {
+    return el("section", { class: "editorial-section" }, el("h2", {}, "Editorial"),
+      el("p", { class: "muted" }, "The editorial explains the idea and the pitfalls the hidden tests probe. ",
+        "It opens once you have solved the problem: solve it first (an accepted submission)."));
+  }
+  const button = el("button", {
+    type: "button",
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        const editorial = await api(path(problem.slug, "editorial"), { signal });
+        body.replaceChildren(serverHtml(editorial.html, "rendered editorial"));
+        button.hidden = true;
+      } catch (error) {
+        if (error.name !== "AbortError") body.replaceChildren(el("p", { class: "bad" }, error.message));
+        button.disabled = false;
+      }
+    },
+  }, "Read the editorial");
+  return el("section", { class: "editorial-section" }, el("h2", {}, "Editorial"), button, body);
+}
+
+// Both sections for a problem, or nothing where the judge tells of neither (an older judge).
+export function hintsAndEditorial(problem, signal) {
+  let hints = null;
+  if (problem.hints_total > 0) hints = hintsSection(problem, signal);
+  else if (problem.hints_total === 0) hints = el("p", { class: "muted" }, "This problem has no hints.");
+  const hasEditorial = problem.has_editorial ?? problem.editorial_available;
+  const editorial = hasEditorial ? editorialSection(problem, signal) : null;
+  return el("div", { class: "help" }, hints, editorial);
+}

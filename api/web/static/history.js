@@ -1,0 +1,111 @@
+// /problems/{slug}/history: the learner's own submissions of one problem, newest first, and a
+// line diff between any two of them (pick one as "from" and one as "to").
+import { currentUser } from "./account.js";
+import { api } from "./api.js";
+import { replaceDraft } from "./drafts.js";
+import { diffView, lineDiff } from "./diff.js";
+import { el, link, notice, problemHref, scrollBox, setTitle, show, submissionHref, timeText } from "./dom.js";
+import { verdictCell } from "./lists.js";
+import { refreshWhilePending } from "./pending.js";
+
+const PAGE = 100; // the API's largest page
+const MAX_SUBMISSIONS = 500;
+
+async function ownSubmissions(slug, signal) {
+  const items = [];
+  for (let offset = 0; offset < MAX_SUBMISSIONS; offset += PAGE) {
+    const params = new URLSearchParams({ problem: slug, limit: String(PAGE), offset: String(offset) });
+    const page = await api(`/submissions?${params}`, { signal });
+    items.push(...page.items);
+    if (offset + page.items.length >= page.total || !page.items.length) break;
+  }
+  // An instructor's list also holds learners' submissions to their problems: the history is one's own.
+  const me = currentUser();
+  return me ? items.filter((s) => s.user === me.name) : items;
+}
+
+export async function historyPage(slug, signal) {
+  setTitle(`History of ${slug}`);
+  const problem = await api(`/problems/${encodeURIComponent(slug)}`, { signal }).catch((error) => {
+    if (error.name === "AbortError") throw error;
+    return null;
+  });
+  const title = problem ? problem.title : slug;
+  setTitle(`History of ${title}`);
+  const codes = new Map(); // id -> Promise of the submission's code, fetched once
+  const codeOf = (id) => {
+    if (!codes.has(id)) codes.set(id, api(`/submissions/${id}`, { signal }).then((s) => s.code));
+    return codes.get(id);
+  };
+  let items = [];
+  let from = null;
+  let to = null;
+  const table = el("div");
+  const diffArea = el("section", { class: "diff-area", "aria-live": "polite" });
+
+  const drawDiff = async () => {
+    if (from === null || to === null) {
+      diffArea.replaceChildren(el("p", { class: "muted" }, "Pick two submissions to compare."));
+      return;
+    }
+    const [a, b] = [from, to];
+    diffArea.replaceChildren(el("p", { class: "muted" }, "Loading the code…"));
+    try {
+      const [before, after] = await Promise.all([codeOf(a), codeOf(b)]);
+      if (a !== from || b !== to) return; // another pair was picked meanwhile
+      const open = el("button", {
+        type: "button",
+        onclick: () => {
+          if (replaceDraft(slug, after, `the code of submission #${b}`)) location.href = problemHref(slug);
+        },
+      }, `Open #${b} in the editor`);
+      diffArea.replaceChildren(
+        el("h2", {}, "Changes from ", link(submissionHref(a), `#${a}`), " to ", link(submissionHref(b), `#${b}`)),
+        diffView(lineDiff(before, after)),
+        el("div", { class: "actions" }, open));
+    } catch (error) {
+      if (error.name !== "AbortError") diffArea.replaceChildren(notice(error.message, "error"));
+    }
+  };
+
+  const radio = (which, s) => el("input", {
+    type: "radio", name: `diff-${which}`, value: String(s.id), checked: (which === "from" ? from : to) === s.id,
+    "aria-label": `compare ${which} #${s.id}`,
+    onchange: () => {
+      if (which === "from") from = s.id; else to = s.id;
+      drawDiff();
+    },
+  });
+  const drawTable = () => {
+    table.replaceChildren(scrollBox(el("table", { class: "list history" },
+      el("thead", {}, el("tr", {}, ["From", "To", "#", "Mode", "Verdict", "Score", "Submitted"].map(
+        (h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, items.map((s) => el("tr", {},
+        el("td", {}, radio("from", s)),
+        el("td", {}, radio("to", s)),
+        el("td", {}, link(submissionHref(s.id), `#${s.id}`)),
+        el("td", {}, s.mode),
+        el("td", {}, verdictCell(s)),
+        el("td", { class: "number" }, typeof s.score === "number" ? s.score.toFixed(2) : ""),
+        el("td", {}, timeText(s.created_at))))))));
+  };
+  const load = async () => {
+    items = await ownSubmissions(slug, signal);
+    drawTable();
+    return items;
+  };
+
+  await load();
+  if (items.length >= 2) [to, from] = [items[0].id, items[1].id];
+  drawTable();
+  show(
+    el("h1", {}, `History: ${title}`),
+    el("p", { class: "meta" }, link(problemHref(slug), "back to the problem"), " · ",
+      link(`/submissions?problem=${encodeURIComponent(slug)}`, "as a list")),
+    items.length
+      ? [el("p", { class: "muted" }, `${items.length} submission${items.length === 1 ? "" : "s"}, newest first. `,
+        "Pick one in the From column and one in the To column to see what changed."), table, diffArea]
+      : notice("No submissions to this problem yet: open it and press Run or Submit."));
+  if (items.length) drawDiff();
+  await refreshWhilePending(items, load, signal);
+}
