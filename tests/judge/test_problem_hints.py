@@ -3,12 +3,16 @@ and that they are part of the problem's version."""
 
 from __future__ import annotations
 
+import io
+import tarfile
 from pathlib import Path
 
 import pytest
 
+from judge.archives import files_from_archive
 from judge.problems import ProblemError, load_problem
 from judge.service.catalog import folder_files, problem_from_files
+from judge.settings import ROOT
 from tests.utils.problem_factory import make_problem
 
 HINTS = """\
@@ -115,3 +119,18 @@ def test_uploaded_files_carry_hints_and_editorial(tmp_path: Path) -> None:
     # The message names the file as the author knows it, not by the scratch folder.
     with pytest.raises(ProblemError, match=r"^mean/hints.md: line 1: text before the first"):
         problem_from_files(files, "mean")
+
+
+def test_an_archive_of_a_shipped_problem_keeps_its_hints_and_editorial(tmp_path: Path) -> None:
+    """A .tar.gz of problems/bleu_1gram (as `tar -C problems -czf x.tgz bleu_1gram` makes it) loads
+    with the same hints, editorial and version as the folder."""
+    folder = ROOT / "problems" / "bleu_1gram"
+    shipped = load_problem(folder)
+    assert shipped.hints and shipped.editorial
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        tar.add(folder, arcname="bleu_1gram", filter=lambda m: None if "__pycache__" in m.name else m)
+    buffer.seek(0)
+    uploaded = problem_from_files(files_from_archive(buffer, "bleu_1gram.tar.gz"), "bleu_1gram")
+    assert (uploaded.hints, uploaded.editorial, uploaded.version) == (
+        shipped.hints, shipped.editorial, shipped.version)
