@@ -102,10 +102,10 @@ export async function historyPage(slug, signal) {
     el("h1", {}, `History: ${title}`),
     el("p", { class: "meta" }, link(problemHref(slug), "back to the problem"), " · ",
       link(`/submissions?problem=${encodeURIComponent(slug)}`, "as a list")),
-    items.length
+    ...(items.length
       ? [el("p", { class: "muted" }, `${items.length} submission${items.length === 1 ? "" : "s"}, newest first. `,
         "Pick one in the From column and one in the To column to see what changed."), table, diffArea]
-      : notice("No submissions to this problem yet: open it and press Run or Submit."));
+      : [notice("No submissions to this problem yet: open it and press Run or Submit.")]));
   if (items.length) drawDiff();
   await refreshWhilePending(items, load, signal);
 }

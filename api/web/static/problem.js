@@ -72,7 +72,7 @@ export async function problemPage(slug, signal) {
   let problem = await api(problemPath(slug), { signal });
   setTitle(problem.title);
 
-  const panel = el("div", { class: "result-panel", "aria-live": "polite" },
+  const panel = el("div", { class: "result-panel" }, // the status beside the buttons is the live region
     el("p", { class: "muted" }, "Run checks the public tests; Submit judges every test."));
   const status = el("span", { class: "verdict-status", role: "status" });
   const buttons = [];
@@ -89,8 +89,12 @@ export async function problemPage(slug, signal) {
     code.goToLine(line, column);
   };
 
+  let said = "";
   const draw = (submission, elapsed) => {
-    status.replaceChildren(...statusLine(submission, elapsed));
+    const line = statusLine(submission);
+    const text = line.map((part) => (typeof part === "string" ? part : part.textContent)).join("");
+    if (text !== said) status.replaceChildren(...line); // the ticking seconds stay out of the live region
+    said = text;
     panel.replaceChildren(resultView(submission, problem.parameters, { elapsed, goToLine }));
   };
   const reveal = () => {
@@ -122,6 +126,7 @@ export async function problemPage(slug, signal) {
     if (buttons.some((b) => b.disabled)) return;
     buttons.forEach((b) => { b.disabled = true; });
     status.replaceChildren(label);
+    said = label;
     panel.replaceChildren(el("p", { class: "muted" }, label));
     reveal();
     try {
@@ -130,8 +135,10 @@ export async function problemPage(slug, signal) {
       track(created, true);
     } catch (error) {
       buttons.forEach((b) => { b.disabled = false; });
-      status.replaceChildren(error.name === "AbortError" ? "" : "Not sent: see below");
-      if (error.name !== "AbortError") panel.replaceChildren(notice(error.message, "error"));
+      const tried = body.mode === "try"; // the try form shows its refusal under the fields
+      said = error.name === "AbortError" ? "" : `Not sent: see the message ${tried ? "under the form" : "below"}`;
+      status.replaceChildren(said);
+      if (error.name !== "AbortError" && !tried) panel.replaceChildren(notice(error.message, "error"));
       throw error;
     }
   };

@@ -111,16 +111,22 @@ export function resultView(submission, parameters, options) {
       : null);
 }
 
-// The few words for the status next to the buttons: what is happening now, or the verdict.
-export function statusLine(submission, elapsed) {
-  const waited = elapsed ? ` · ${elapsed} s` : "";
-  if (submission.status === "queued") return [badge("queued", "pending"), ` waiting for a worker${waited}`];
-  if (submission.status !== "done") return [badge(submission.status, "pending"), ` judging${waited}`];
+const short = (text) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
+// The few words for the status next to the buttons: what is happening now, or the verdict (and,
+// for a try, both values). It changes only when the state does, so a screen reader hears each once.
+export function statusLine(submission) {
+  if (submission.status === "queued") return [badge("queued", "pending"), " waiting for a worker"];
+  if (submission.status !== "done") return [badge(submission.status, "pending"), " judging"];
   const { total, passed } = counts(submission);
   const parts = [badge(submission.verdict, "verdict")];
   if (submission.mode === "try") {
     const test = (submission.tests || [])[0];
-    if (test) parts.push(test.status === "passed" ? " same value as the reference" : ` ${label(test.status)}`);
+    if (test) {
+      const returned = ["passed", "wrong_answer"].includes(test.status);
+      parts.push(` yours: ${returned ? short(test.actual_repr ?? JSON.stringify(test.actual)) : label(test.status)}`,
+        ` · the reference: ${short(test.expected_repr ?? JSON.stringify(test.expected))}`);
+    }
   } else if (typeof submission.score === "number") {
     parts.push(` score ${submission.score.toFixed(2)}`, total ? ` (${passed} of ${total} tests passed)` : "");
   }
