@@ -12,7 +12,7 @@ from api import errors
 from api.body_limit import BodyLimit
 from api.html_errors import HtmlErrors
 from api.request_ids import RequestIds
-from api.routes import health, me, metrics, problems, submissions, web
+from api.routes import docs, health, me, metrics, problems, submissions, web
 from judge.service.bootstrap import prepare_database
 from judge.settings import get_settings
 
@@ -32,6 +32,8 @@ def create_app() -> FastAPI:
         summary="Judge for exercises that implement text-evaluation metrics",
         version="1.0",
         lifespan=lifespan,
+        docs_url=None,  # api.routes.docs serves both pages from this origin
+        redoc_url=None,
     )
     v1 = APIRouter(prefix="/api/v1")
     v1.include_router(submissions.router)
@@ -41,6 +43,7 @@ def create_app() -> FastAPI:
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(web.router)
+    app.include_router(docs.router)
     errors.install(app)
     # Room for a problem archive; a submission's own code limit (JUDGE_MAX_CODE_BYTES) is smaller.
     app.add_middleware(BodyLimit, cap=get_settings().max_request_bytes)

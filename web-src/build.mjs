@@ -1,8 +1,8 @@
 // Bundles entry.js into one minified ES module for the site, with a notice of the bundled packages'
-// licences and the bundle's sha256 (tests check the committed bundle against it). Same lockfile,
-// same esbuild: the same bytes, so scripts/build-editor reproduces the committed files exactly.
+// licences, copies the API documentation viewers, and records every file's sha256 (tests check the
+// committed files against it). Same lockfile, same esbuild: the same bytes, so scripts/build-web-assets reproduces the committed files exactly.
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -45,7 +45,7 @@ const body = (text) => text.split("\n").filter((line) => !isCopyright(line) && l
 // Most of them share one MIT text that differs only in the copyright line: print that text once.
 const common = body(packages.get("@codemirror/view").text);
 const lines = [
-  "The file codemirror.js bundles these packages (built by scripts/build-editor from web-src/).",
+  "The file codemirror.js bundles these packages (built by scripts/build-web-assets from web-src/).",
   "",
 ];
 const different = [];
@@ -62,6 +62,38 @@ const notice = lines.join("\n");
 mkdirSync(vendor, { recursive: true });
 writeFileSync(bundlePath, code);
 writeFileSync(noticePath, notice);
-const digest = createHash("sha256").update(code).digest("hex");
-writeFileSync(join(here, "bundle.sha256"), `${digest}  ${relative(join(here, ".."), bundlePath)}\n`);
-console.log(`${relative(process.cwd(), bundlePath)}: ${code.length} bytes, sha256 ${digest}`);
+// Every file written, in sha256sum's format (`sha256sum -c assets.sha256` from the project root).
+const written = [bundlePath];
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+console.log(`${relative(process.cwd(), bundlePath)}: ${code.length} bytes, sha256 ${sha256(code)}`);
+
+// The API documentation pages (/docs and /redoc) from the same lockfile: Swagger UI and Redoc's
+// prebuilt bundles, copied as published without their source-map comment, since no map is served.
+const docs = join(vendor, "docs");
+mkdirSync(docs, { recursive: true });
+const prebuilt = [
+  ["swagger-ui-dist/swagger-ui-bundle.js", "swagger-ui-bundle.js"],
+  ["swagger-ui-dist/swagger-ui.css", "swagger-ui.css"],
+  ["swagger-ui-dist/LICENSE", "swagger-ui.LICENSE.txt"],
+  ["swagger-ui-dist/swagger-ui-bundle.js.LICENSE.txt", "swagger-ui-bundle.js.LICENSE.txt"],
+  ["redoc/bundles/redoc.standalone.js", "redoc.standalone.js"],
+  ["redoc/LICENSE", "redoc.LICENSE.txt"],
+  ["redoc/bundles/redoc.standalone.js.LICENSE.txt", "redoc.standalone.js.LICENSE.txt"],
+];
+for (const [source, target] of prebuilt) {
+  const from = join(here, "node_modules", source);
+  if (/\.(js|css)$/.test(target)) {
+    const text = readFileSync(from, "utf8").replace(/\n?\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/, "\n")
+      // Redoc's sidebar shows its maker's logo from a CDN and drops the image when it fails to
+      // load: an empty data URL fails at once, without a request leaving for another host.
+      .replaceAll("https://cdn.redoc.ly/redoc/logo-mini.svg", "data:,");
+    writeFileSync(join(docs, target), text);
+    written.push(join(docs, target));
+  } else {
+    copyFileSync(from, join(docs, target));
+  }
+}
+const project = join(here, "..");
+writeFileSync(join(here, "assets.sha256"),
+  written.map((path) => `${sha256(readFileSync(path))}  ${relative(project, path)}\n`).join(""));
+console.log(`${relative(process.cwd(), docs)}: ${prebuilt.length} files for /docs and /redoc`);

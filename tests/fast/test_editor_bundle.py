@@ -1,7 +1,8 @@
-"""The code editor's bundle: served by the site itself, exactly the bytes scripts/build-editor makes.
+"""The pages' third-party assets (the code editor's bundle, the API documentation viewers): served
+by the site itself, exactly the bytes scripts/build-web-assets makes.
 
-Rebuilding the bundle needs npm and takes too long for this layer, so scripts/build-editor records
-the bundle's sha256 in web-src/bundle.sha256 and these tests hold the committed bundle to it.
+Rebuilding them needs npm and takes too long for this layer, so scripts/build-web-assets records
+every file's sha256 in web-src/assets.sha256 and these tests hold the committed files to it.
 """
 
 from __future__ import annotations
@@ -19,25 +20,27 @@ pytestmark = pytest.mark.fast
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "api" / "web"
 BUNDLE = WEB / "static" / "vendor" / "codemirror.js"
-RECORD = ROOT / "web-src" / "bundle.sha256"
+RECORD = ROOT / "web-src" / "assets.sha256"
 EDITOR = WEB / "static" / "editor.js"
 
 # A URL with a scheme or a scheme-relative one (//host/...): anything not served by this origin.
 EXTERNAL = re.compile(r"""(?:\b[a-z][a-z0-9+.-]*:)?//[\w.-]+""", re.IGNORECASE)
 
 
-def _recorded() -> tuple[str, str]:
-    digest, path = RECORD.read_text(encoding="ascii").split()
-    return digest, path
+def _recorded() -> dict[Path, str]:
+    """Each built file and the sha256 the build recorded for it."""
+    lines = RECORD.read_text(encoding="ascii").splitlines()
+    return {ROOT / path: digest for digest, path in (line.split() for line in lines)}
 
 
-def test_the_committed_bundle_is_the_one_the_build_recorded() -> None:
-    digest, path = _recorded()
-    assert ROOT / path == BUNDLE, f"web-src/bundle.sha256 names {path}"
-    actual = hashlib.sha256(BUNDLE.read_bytes()).hexdigest()
-    assert actual == digest, (
-        f"{BUNDLE.relative_to(ROOT)} has sha256 {actual}, but scripts/build-editor recorded {digest}: "
-        "run scripts/build-editor and commit what it writes")
+def test_the_committed_assets_are_the_ones_the_build_recorded() -> None:
+    recorded = _recorded()
+    assert BUNDLE in recorded and any("vendor/docs" in str(path) for path in recorded), recorded
+    for path, digest in recorded.items():
+        actual = hashlib.sha256(path.read_bytes()).hexdigest()
+        assert actual == digest, (
+            f"{path.relative_to(ROOT)} has sha256 {actual}, but scripts/build-web-assets recorded "
+            f"{digest}: run scripts/build-web-assets and commit what it writes")
 
 
 def test_the_bundle_is_served_from_static_as_javascript(client: TestClient) -> None:
@@ -45,7 +48,7 @@ def test_the_bundle_is_served_from_static_as_javascript(client: TestClient) -> N
     assert response.status_code == 200
     assert response.headers["content-type"].split(";")[0] in {"text/javascript", "application/javascript"}
     assert response.headers["x-content-type-options"] == "nosniff"  # so the type must be right
-    assert hashlib.sha256(response.content).hexdigest() == _recorded()[0]
+    assert hashlib.sha256(response.content).hexdigest() == _recorded()[BUNDLE]
     notice = client.get("/static/vendor/codemirror.LICENSE.txt")
     assert notice.status_code == 200 and "@codemirror/view@" in notice.text and "MIT" in notice.text
 

@@ -1,4 +1,4 @@
-// The code editor (CodeMirror 6, bundled in vendor/codemirror.js by scripts/build-editor), plus
+// The code editor (CodeMirror 6, bundled in vendor/codemirror.js by scripts/build-web-assets), plus
 // drafts kept per problem in localStorage.
 import {
   bracketMatching, closeBrackets, closeBracketsKeymap, defaultKeymap, EditorSelection, EditorState,
