@@ -36,11 +36,23 @@ class VersionStatus(StrEnum):
     INVALID = "invalid"  # validation failed: cannot be published
 
 
+class LatePolicy(StrEnum):
+    ACCEPT = "accept"  # judged as usual and marked late
+    REFUSE = "refuse"  # refused once the assignment is due
+
+
+class CourseRole(StrEnum):
+    INSTRUCTOR = "instructor"
+    LEARNER = "learner"
+
+
 class User(Base):
     __tablename__ = "users"
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100), unique=True)
     role: Mapped[str] = mapped_column(String(20))
+    # An argon2 hash; None for a user who signs in with API tokens only (e.g. made by the CLI).
+    password_hash: Mapped[str | None] = mapped_column(String(200), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -49,8 +61,99 @@ class ApiToken(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256, never the token
+    label: Mapped[str | None] = mapped_column(String(100), default=None)  # the user's own name for it
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(default=None)
     user: Mapped[User] = relationship()
+
+
+class WebSession(Base):
+    """A signed-in browser: the cookie holds a random secret whose SHA-256 is stored here, and
+    the CSRF token that state-changing requests made with the cookie must echo in a header."""
+
+    __tablename__ = "web_sessions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    secret_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    user: Mapped[User] = relationship()
+
+
+class SignInFailure(Base):
+    """One failed sign-in, by the name tried and the client's address: the rate limit counts them."""
+
+    __tablename__ = "sign_in_failures"
+    __table_args__ = (Index("ix_sign_in_failures_name", "name", "failed_at"),
+                      Index("ix_sign_in_failures_address", "address", "failed_at"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    address: Mapped[str] = mapped_column(String(64))
+    failed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Course(Base):
+    __tablename__ = "courses"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    # The secret of the course's join link (/join/<code>); replaced to invalidate a leaked link.
+    join_code: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    members: Mapped[list[CourseMember]] = relationship(back_populates="course", cascade="all, delete-orphan")
+    assignments: Mapped[list[Assignment]] = relationship(
+        back_populates="course", cascade="all, delete-orphan", order_by="Assignment.due_at")
+
+
+class CourseMember(Base):
+    __tablename__ = "course_members"
+    __table_args__ = (UniqueConstraint("course_id", "user_id"), Index("ix_course_members_user", "user_id"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(20))  # a CourseRole
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    course: Mapped[Course] = relationship(back_populates="members")
+    user: Mapped[User] = relationship()
+
+
+class Assignment(Base):
+    """A set of problems a course's learners solve between opens_at and due_at."""
+
+    __tablename__ = "assignments"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id", ondelete="CASCADE"), index=True)
+    title: Mapped[str] = mapped_column(String(200))
+    opens_at: Mapped[datetime]
+    due_at: Mapped[datetime]
+    late_policy: Mapped[str] = mapped_column(String(10), default=LatePolicy.ACCEPT)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    course: Mapped[Course] = relationship(back_populates="assignments")
+    problems: Mapped[list[AssignmentProblem]] = relationship(
+        cascade="all, delete-orphan", order_by="AssignmentProblem.position")
+
+
+class AssignmentProblem(Base):
+    __tablename__ = "assignment_problems"
+    __table_args__ = (UniqueConstraint("assignment_id", "problem_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
+    problem_id: Mapped[int] = mapped_column(ForeignKey("problems.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    problem: Mapped[ProblemRow] = relationship()
+
+
+class Rejudge(Base):
+    """One rejudge of a problem against a version: its progress is that version's submissions."""
+
+    __tablename__ = "rejudges"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    problem_id: Mapped[int] = mapped_column(ForeignKey("problems.id", ondelete="CASCADE"), index=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("problem_versions.id", ondelete="CASCADE"))
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    requested_at: Mapped[datetime] = mapped_column(default=utcnow)
+    total: Mapped[int]
 
 
 class ProblemRow(Base):
@@ -102,6 +205,10 @@ class Submission(Base):
     attempts: Mapped[int] = mapped_column(default=0)
     # A try's arguments as the learner sent them (JSON, one per parameter); None for the other modes.
     arguments: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
+    # Sent for an assignment (it counts in that assignment's gradebook), and whether after its due time.
+    assignment_id: Mapped[int | None] = mapped_column(
+        ForeignKey("assignments.id", ondelete="SET NULL"), default=None, index=True)
+    late: Mapped[bool] = mapped_column(default=False)
     idempotency_key: Mapped[str | None] = mapped_column(String(200))
     request_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
