@@ -12,7 +12,7 @@ from api import errors
 from api.body_limit import BodyLimit
 from api.html_errors import HtmlErrors
 from api.request_ids import RequestIds
-from api.routes import docs, health, me, metrics, problems, submissions, web
+from api.routes import accounts, courses, docs, health, insight, me, metrics, problems, submissions, web
 from judge.service.bootstrap import prepare_database
 from judge.settings import get_settings
 
@@ -39,6 +39,9 @@ def create_app() -> FastAPI:
     v1.include_router(submissions.router)
     v1.include_router(problems.router)
     v1.include_router(me.router)
+    v1.include_router(accounts.router)
+    v1.include_router(courses.router)
+    v1.include_router(insight.router)
     app.include_router(v1)
     app.include_router(health.router)
     app.include_router(metrics.router)
