@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -9,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from api.html_errors import HtmlErrors
 from api.request_ids import RequestIds
+from api.routes.web import WEB
 from tests.fast.helpers import error
 from tests.utils.service import bearer
 from tests.utils.service_fixtures import Tokens
@@ -91,3 +97,45 @@ def test_a_page_that_is_not_an_error_passes_untouched(client: TestClient) -> Non
     response = client.get("/static/app.css", headers=BROWSER)
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/css")
     assert client.get("/healthz", headers=BROWSER).headers["content-type"].startswith("application/json")
+
+
+DIFF_CASES = [
+    ("x\ny\nz", "x\nz\nw"),
+    ("def f(a):\n    return a\n", "def f(a):\n    b = a\n    return b\n"),
+    ("same\ntext", "same\ntext"),
+    ("", "one line"),
+    ("a\nb\nc\nd\ne", "e\nd\nc\nb\na"),
+]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to run the page's diff with")
+def test_the_history_diff_is_a_longest_common_subsequence_of_lines(tmp_path: Path) -> None:
+    (tmp_path / "diff.mjs").write_text((WEB / "static" / "diff.js").read_text())
+    (tmp_path / "run.mjs").write_text(
+        'import { lineDiff } from "./diff.mjs";\n'
+        "const cases = JSON.parse(process.argv[2]);\n"
+        "console.log(JSON.stringify(cases.map(([a, b]) => lineDiff(a, b))));\n")
+    ran = subprocess.run(["node", "run.mjs", json.dumps(DIFF_CASES)], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=30)
+    assert ran.returncode == 0, ran.stderr
+    diffs = json.loads(ran.stdout)
+    for (before, after), ops in zip(DIFF_CASES, diffs, strict=True):
+        old = before.split("\n")
+        new = after.split("\n")
+        # Read one way the diff gives back the old text, read the other way the new one, with
+        # each line's number in its own text.
+        assert [o["text"] for o in ops if o["kind"] != "added"] == old
+        assert [o["text"] for o in ops if o["kind"] != "removed"] == new
+        assert all(old[o["old"] - 1] == o["text"] for o in ops if o["old"])
+        assert all(new[o["new"] - 1] == o["text"] for o in ops if o["new"])
+        kept = sum(o["kind"] == "same" for o in ops)
+        assert kept == _lcs(old, new), (before, after, ops)
+    assert [o["kind"] for o in diffs[0]] == ["same", "removed", "same", "added"]
+
+
+def _lcs(a: list[str], b: list[str]) -> int:
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            table[i + 1][j + 1] = table[i][j] + 1 if x == y else max(table[i][j + 1], table[i + 1][j])
+    return table[len(a)][len(b)]

@@ -1,9 +1,7 @@
-// A line diff of two programs: the longest common subsequence of their lines, shown as unchanged,
-// removed and added lines with both line numbers; long unchanged stretches fold away.
-import { el } from "./dom.js";
-
+// A line diff of two programs: the longest common subsequence of their lines, as unchanged,
+// removed and added lines with both line numbers. No DOM here (history.js draws it), so the
+// fast tests run it under Node.
 const MAX_CELLS = 4_000_000; // the LCS table's size; past it (huge files) the middle is all "changed"
-const CONTEXT = 3; // unchanged lines kept around each change
 
 // [{ kind: "same" | "removed" | "added", text, old, new }] turning `before` into `after`.
 export function lineDiff(before, after) {
@@ -53,50 +51,4 @@ export function lineDiff(before, after) {
     ops.push({ kind: "same", text: a[endA + k], old: endA + k + 1, new: endB + k + 1 });
   }
   return ops;
-}
-
-const SIGNS = { same: " ", removed: "−", added: "+" };
-
-function lineRow(op) {
-  return el("div", { class: `diff-line diff-${op.kind}` },
-    el("span", { class: "diff-number", "aria-hidden": "true" }, op.old ?? ""),
-    el("span", { class: "diff-number", "aria-hidden": "true" }, op.new ?? ""),
-    el("span", { class: "diff-sign" }, SIGNS[op.kind]),
-    el("span", { class: "diff-text" }, op.text));
-}
-
-// The diff as rows; each long unchanged stretch becomes a button that unfolds it.
-export function diffView(ops) {
-  const rows = [];
-  let k = 0;
-  while (k < ops.length) {
-    if (ops[k].kind !== "same") {
-      rows.push(lineRow(ops[k++]));
-      continue;
-    }
-    let end = k;
-    while (end < ops.length && ops[end].kind === "same") end++;
-    const keepBefore = k === 0 ? 0 : CONTEXT;
-    const keepAfter = end === ops.length ? 0 : CONTEXT;
-    if (end - k > keepBefore + keepAfter + 1) {
-      ops.slice(k, k + keepBefore).forEach((op) => rows.push(lineRow(op)));
-      const hidden = ops.slice(k + keepBefore, end - keepAfter);
-      const fold = el("button", {
-        type: "button", class: "diff-fold",
-        onclick: () => fold.replaceWith(...hidden.map(lineRow)),
-      }, `… ${hidden.length} unchanged lines (show)`);
-      rows.push(fold);
-      ops.slice(end - keepAfter, end).forEach((op) => rows.push(lineRow(op)));
-    } else {
-      ops.slice(k, end).forEach((op) => rows.push(lineRow(op)));
-    }
-    k = end;
-  }
-  const added = ops.filter((op) => op.kind === "added").length;
-  const removed = ops.filter((op) => op.kind === "removed").length;
-  return el("div", {},
-    el("p", { class: "muted diff-summary" }, added || removed
-      ? `${added} line${added === 1 ? "" : "s"} added, ${removed} removed`
-      : "The two programs are the same."),
-    el("div", { class: "diff", role: "group", "aria-label": "line diff" }, rows));
 }

@@ -3,13 +3,60 @@
 import { currentUser } from "./account.js";
 import { api } from "./api.js";
 import { replaceDraft } from "./drafts.js";
-import { diffView, lineDiff } from "./diff.js";
+import { lineDiff } from "./diff.js";
 import { el, link, notice, problemHref, scrollBox, setTitle, show, submissionHref, timeText } from "./dom.js";
 import { verdictCell } from "./lists.js";
 import { refreshWhilePending } from "./pending.js";
 
 const PAGE = 100; // the API's largest page
 const MAX_SUBMISSIONS = 500;
+const CONTEXT = 3; // unchanged lines kept around each change in the diff
+
+const SIGNS = { same: " ", removed: "−", added: "+" };
+
+function lineRow(op) {
+  return el("div", { class: `diff-line diff-${op.kind}` },
+    el("span", { class: "diff-number", "aria-hidden": "true" }, op.old ?? ""),
+    el("span", { class: "diff-number", "aria-hidden": "true" }, op.new ?? ""),
+    el("span", { class: "diff-sign" }, SIGNS[op.kind]),
+    el("span", { class: "diff-text" }, op.text));
+}
+
+// The diff as rows; each long unchanged stretch becomes a button that unfolds it.
+export function diffView(ops) {
+  const rows = [];
+  let k = 0;
+  while (k < ops.length) {
+    if (ops[k].kind !== "same") {
+      rows.push(lineRow(ops[k++]));
+      continue;
+    }
+    let end = k;
+    while (end < ops.length && ops[end].kind === "same") end++;
+    const keepBefore = k === 0 ? 0 : CONTEXT;
+    const keepAfter = end === ops.length ? 0 : CONTEXT;
+    if (end - k > keepBefore + keepAfter + 1) {
+      ops.slice(k, k + keepBefore).forEach((op) => rows.push(lineRow(op)));
+      const hidden = ops.slice(k + keepBefore, end - keepAfter);
+      const fold = el("button", {
+        type: "button", class: "diff-fold",
+        onclick: () => fold.replaceWith(...hidden.map(lineRow)),
+      }, `… ${hidden.length} unchanged lines (show)`);
+      rows.push(fold);
+      ops.slice(end - keepAfter, end).forEach((op) => rows.push(lineRow(op)));
+    } else {
+      ops.slice(k, end).forEach((op) => rows.push(lineRow(op)));
+    }
+    k = end;
+  }
+  const added = ops.filter((op) => op.kind === "added").length;
+  const removed = ops.filter((op) => op.kind === "removed").length;
+  return el("div", {},
+    el("p", { class: "muted diff-summary" }, added || removed
+      ? `${added} line${added === 1 ? "" : "s"} added, ${removed} removed`
+      : "The two programs are the same."),
+    el("div", { class: "diff", role: "group", "aria-label": "line diff" }, rows));
+}
 
 async function ownSubmissions(slug, signal) {
   const items = [];

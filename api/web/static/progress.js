@@ -11,7 +11,7 @@ const STATUSES = [["", "any status"], ["solved", "solved"], ["attempted", "attem
 function marker(progress) {
   if (progress === "solved") return el("span", { class: "progress progress-solved" }, "✓ solved");
   if (progress === "attempted") return el("span", { class: "progress progress-attempted" }, "attempted");
-  return el("span", { class: "muted" }, "—");
+  return el("span", { class: "muted" }, el("span", { "aria-hidden": "true" }, "—"), el("span", { class: "sr-only" }, "not tried"));
 }
 
 const statusOf = (p) => p.progress || "new";
@@ -44,6 +44,14 @@ function countTable(caption, counts, order, choose) {
         el("td", { class: "number" }, String(c.attempted)),
         el("td", { class: "number" }, String(c.total)));
     }))));
+}
+
+// "easy 2 of 5 solved · medium …" under the summary, each a button that filters the list.
+function byDifficulty(counts, order, choose) {
+  const keys = [...counts.keys()].sort((a, b) => order(a) - order(b));
+  return el("p", { class: "by-difficulty" }, keys.map((key, i) => [i ? " · " : "",
+    el("button", { type: "button", class: "link-button", onclick: () => choose(key) }, key),
+    ` ${counts.get(key).solved} of ${counts.get(key).total} solved`]));
 }
 
 function select(label, id, options, value, onChange) {
@@ -109,6 +117,7 @@ export async function problemListPage(signal) {
     el("h1", {}, "Problems"),
     tracked ? el("p", { class: "summary" }, `You have solved ${solved} of ${problems.length} problems`,
       attempted ? ` and attempted ${attempted} more.` : ".") : null,
+    tracked ? byDifficulty(tally(problems, (p) => [p.difficulty]), rank, choose("difficulty")) : null,
     filterBar,
     results,
     tracked ? el("details", { class: "progress-counts", open: true },
