@@ -1,14 +1,44 @@
-# The service image: API and worker. The sandbox image that runs learner code is separate
-# (sandbox/Dockerfile); the worker builds it through the Docker socket on start.
-FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 JUDGE_DATA_DIR=/data
+# The service image: the API and the worker (docker-compose.yml runs it as both). Learner code
+# never runs here: the worker starts sibling sandbox containers (their own image, sandbox/Dockerfile,
+# found by its tag) through the engine's socket, mounted at /var/run/docker.sock, and talks to
+# them over their attached stdin and stdout, so it needs no path shared with the engine's host.
+#
+# Online (`docker compose up --build`, `scripts/build-service-image --online`): FROM
+# python:3.11-slim, packages from the package index.
+# Offline (`scripts/build-service-image --offline`): FROM metrics-judge-base:bookworm, the
+# debootstrap base of the sandbox's offline build (Debian's Python 3.11, no pip), built with
+# --network none from a wheelhouse the script puts in the context's wheels/ folder.
+ARG BASE=python:3.11-slim
+
+FROM ${BASE} AS install
+# scripts/build-service-image tags this stage (its cache) and prunes the ones it replaced by this label.
+LABEL metrics-judge.build-stage=install
+# pyproject.toml always matches, so a context without wheels/ (online) is no error; a wheels/
+# folder that matches has its contents copied.
+COPY pyproject.toml wheel[s] /wheels/
+COPY pyproject.toml /src/
+COPY judge /src/judge
+COPY sandbox /src/sandbox
+COPY api /src/api
+# A virtualenv, so Debian's own Python packages (PEP 668) are never touched; pip runs from its
+# wheel where the base has none.
+RUN set -eu; \
+    if ls /wheels/pip-*.whl >/dev/null 2>&1; then \
+        python3 -m venv --without-pip /opt/venv; \
+        /opt/venv/bin/python "$(ls /wheels/pip-*.whl | head -n 1)/pip" install --no-cache-dir \
+            --disable-pip-version-check --no-index --find-links /wheels /src; \
+    else \
+        python3 -m venv /opt/venv; \
+        /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check /src; \
+    fi
+
+# The same base again, without the wheelhouse and the sources the install stage held.
+FROM ${BASE}
+ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+    JUDGE_DATA_DIR=/data JUDGE_PROBLEMS_DIR=/app/problems
+COPY --from=install /opt/venv /opt/venv
+COPY problems /app/problems
 WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY judge ./judge
-COPY sandbox ./sandbox
-COPY api ./api
-COPY problems ./problems
-RUN pip install --no-cache-dir . && mkdir -p /data
-ENV JUDGE_PROBLEMS_DIR=/app/problems
+RUN mkdir -p /data
 EXPOSE 8000
 CMD ["uvicorn", "api.main:app", "--host", "0.0.0.0", "--port", "8000"]
