@@ -57,6 +57,14 @@ class Settings(BaseSettings):
     heartbeat_interval_seconds: float = 10.0  # each worker writes its heartbeat this often
     ready_heartbeat_seconds: float = 30.0  # /readyz wants a worker heartbeat at most this old
 
+    # Accounts (judge/service/accounts.py, web_sessions.py). A browser's sign-in lasts this long.
+    session_days: float = 14.0
+    # argon2id parameters (RFC 9106's second recommendation by default); a stored hash made with
+    # other ones is replaced at its user's next sign-in.
+    password_time_cost: int = 3
+    password_memory_kib: int = 64 * 1024
+    password_parallelism: int = 4
+
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{self.data_dir / 'judge.db'}"
 

@@ -20,6 +20,7 @@ class Action(StrEnum):
     AUTHOR = "author"  # create problems at all
     READ = "read"  # a problem (published, or a draft one owns) or a submission
     MANAGE = "manage"  # a problem one owns: new versions, publish, rejudge, hidden tests
+    ADMINISTER = "administer"  # users: list them, change roles, create them with a password
 
 
 def owns_problem(user: User, problem: ProblemRow) -> bool:
@@ -30,6 +31,10 @@ def owns_problem(user: User, problem: ProblemRow) -> bool:
 
 def authorize(user: User, action: Action, target: ProblemRow | Submission | None = None) -> None:
     """Return when ``user`` may do ``action`` to ``target``; raise NotFound or Forbidden."""
+    if action is Action.ADMINISTER:
+        if user.role != Role.ADMIN:
+            raise Forbidden("only admins may do this")
+        return
     if action is Action.AUTHOR or (action is Action.MANAGE and user.role == Role.LEARNER):
         if user.role not in (Role.INSTRUCTOR, Role.ADMIN):
             raise Forbidden("only instructors and admins may do this")
