@@ -3,6 +3,7 @@ checks on layout."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -63,6 +64,15 @@ def assert_accessible(page: Page) -> None:
             if len(v["targets"]) > 10:
                 lines.append(f"    ... and {len(v['targets']) - 10} more")
         pytest.fail("\n".join(lines), pytrace=False)
+
+
+def settle(page: Page, seconds: float = 3) -> None:
+    """Wait until no request has been in flight for half a second, or give up after seconds:
+    a page following a submission keeps its events stream open, and that is no fault."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_load_state("networkidle", timeout=seconds * 1000)
 
 
 def horizontal_overflow(page: Page) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import httpx
 import pytest
 
-from tests.browser.support import assert_accessible, in_viewport, require_playwright
+from tests.browser.support import assert_accessible, in_viewport, require_playwright, settle
 
 require_playwright()
 
@@ -173,7 +173,7 @@ def test_a_learner_solves_a_problem_from_the_list_to_the_solved_marker(
     with steps.step("the problem page, hints and editorial shown, has no accessibility violations"):
         page.goto(f"/problems/{story_problem.slug}")
         expect(page.get_by_role("heading", level=1, name=story_problem.title)).to_be_visible()
-        page.wait_for_load_state("networkidle")
+        settle(page)
         assert_accessible(page)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import UTC, datetime
 
 import pytest
 
-from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright
+from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright, settle
 
 require_playwright()
 
@@ -26,13 +27,20 @@ PAGES = {"problem-list": "/", "problem": f"/problems/{FIXTURE.slug}", "submissio
 
 
 def drawn(page: Page, path: str) -> Page:
-    """Open path and wait until the script has drawn it: a level-1 heading in the main
-    region, and no request in flight (the page's later fetches, such as statistics, landed)."""
+    """Open path and wait until the script has drawn it: a level-1 heading in the main region,
+    no "Loading…" left, and the page's later fetches (statistics, progress) landed."""
     page.goto(path)
     expect(page.get_by_role("main").get_by_role("heading", level=1)).to_be_visible()
     expect(page.get_by_text("Loading…")).to_have_count(0)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     return page
+
+
+def a_judged_submission(learner: Account) -> None:
+    """One finished submission of the learner's, written to the database, so the submissions
+    page shows its table (a fresh learner would see a notice instead)."""
+    store_submission(user=learner.name, status="done", verdict="wrong_answer", score=0.5,
+                     started_at=datetime.now(UTC), finished_at=datetime.now(UTC))
 
 
 def test_the_problem_list_links_to_a_problem(page: Page) -> None:
@@ -51,13 +59,13 @@ def test_the_problem_page_renders_the_statement(page: Page) -> None:
 
 @pytest.mark.parametrize("path", PAGES.values(), ids=PAGES.keys())
 def test_pages_have_no_accessibility_violations(page: Page, learner: Account, path: str) -> None:
-    store_submission(user=learner.name)  # so the submissions page shows its table, not a notice
+    a_judged_submission(learner)
     assert_accessible(drawn(page, path))
 
 
 @pytest.mark.parametrize("path", PAGES.values(), ids=PAGES.keys())
 def test_a_375px_phone_never_scrolls_sideways(open_page: PageFactory, learner: Account, path: str) -> None:
-    store_submission(user=learner.name)
+    a_judged_submission(learner)
     page = drawn(open_page(token=learner.token, width=375, height=740), path)
     assert horizontal_overflow(page) is None
 
@@ -81,3 +89,21 @@ def test_the_console_guard_sees_a_refused_script_and_an_uncaught_error(page: Pag
     assert "Content Security Policy" in seen and "deliberately uncaught" in seen, seen
     assert page.evaluate("() => window.inlineRan") is None
     console.problems.clear()  # seen and expected: this test passes
+
+
+def test_the_audit_names_each_violation(page: Page) -> None:
+    # The audit that guards every page must itself fail, and say where: an image without a
+    # text alternative and a button without a name, added to a page that passes.
+    drawn(page, "/")
+    page.evaluate("""() => {
+      const image = document.createElement("img");
+      image.src = "/static/favicon.svg";
+      const button = document.createElement("button");
+      button.id = "nameless";
+      document.querySelector("main").append(image, button);
+    }""")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        assert_accessible(page)
+    report = str(failed.value)
+    assert "image-alt (critical)" in report and "button-name (critical)" in report, report
+    assert "#nameless" in report, report
