@@ -21,7 +21,7 @@ require_playwright()
 
 from playwright.sync_api import Locator, Page, expect  # noqa: E402
 
-from tests.browser.conftest import STORY_PROBLEM, Account, PageFactory, StoryProblem  # noqa: E402
+from tests.browser.conftest import STORY_PROBLEM, Account, StoryProblem  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.docker]
 
@@ -175,18 +175,3 @@ def test_a_learner_solves_a_problem_from_the_list_to_the_solved_marker(
         expect(page.get_by_role("heading", level=1, name=story_problem.title)).to_be_visible()
         settle(page)
         assert_accessible(page)
-
-
-@pytest.mark.xfail(strict=False, reason=WAITING)
-def test_the_token_box_checks_a_token_before_keeping_it(open_page: PageFactory, learner: Account) -> None:
-    page = open_page()  # not signed in
-    page.goto("/")
-    box = page.get_by_label("API token")
-    box.fill("jt_not-a-real-token")
-    box.press("Enter")
-    expect(page.get_by_text("That token is not valid")).to_be_visible()
-    assert page.evaluate("() => localStorage.getItem('judge.token')") in (None, "")
-    box.fill(learner.token)
-    box.press("Enter")
-    expect(page.get_by_text(f"Signed in as {learner.name} (learner)")).to_be_visible()
-    assert page.evaluate("() => localStorage.getItem('judge.token')") == learner.token
