@@ -55,7 +55,7 @@ export function diffView(ops) {
     el("p", { class: "muted diff-summary" }, added || removed
       ? `${added} line${added === 1 ? "" : "s"} added, ${removed} removed`
       : "The two programs are the same."),
-    el("div", { class: "diff", role: "group", "aria-label": "line diff" }, rows));
+    el("div", { class: "diff", role: "group", "aria-label": "line diff", tabindex: "0" }, rows));
 }
 
 async function ownSubmissions(slug, signal) {

@@ -66,7 +66,8 @@ export async function submissionPage(id, signal) {
     return null;
   });
   const parameters = problem ? problem.parameters : [];
-  const panel = el("div", { class: "result-panel", "aria-live": "polite" });
+  const panel = el("div", { class: "result-panel" });
+  const status = el("p", { class: "verdict-status", role: "status" });
   const reopen = el("button", {
     type: "button",
     onclick: () => {
@@ -82,9 +83,10 @@ export async function submissionPage(id, signal) {
       el("span", { class: "muted" }, ` · ${submission.user} · ${timeText(submission.created_at)} · version `),
       el("code", {}, submission.problem_version),
       " · ", link(`${problemHref(submission.problem)}/history`, "history and diffs")),
+    status,
     panel,
     el("h2", {}, "Code"),
     el("pre", { class: "code" }, submission.code),
     el("div", { class: "actions" }, reopen));
-  await followInto(panel, submission, parameters, signal);
+  await followInto(panel, status, submission, parameters, signal);
 }

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { badge, el, link, notice, percent, serverHtml, setTitle, show } from "./dom.js";
 import { editor, loadDraft, saveDraft } from "./editor.js";
 import { hintsAndEditorial } from "./hints.js";
-import { follow, resultView, statusLine } from "./results.js";
+import { follow, liveStatus, resultView } from "./results.js";
 import { isNarrow, tabs } from "./tabs.js";
 import { tryInput } from "./tryinput.js";
 import { argumentsText, parseType, py } from "./values.js";
@@ -89,12 +89,9 @@ export async function problemPage(slug, signal) {
     code.goToLine(line, column);
   };
 
-  let said = "";
+  const say = liveStatus(status); // the ticking seconds stay out of the live region
   const draw = (submission, elapsed) => {
-    const line = statusLine(submission);
-    const text = line.map((part) => (typeof part === "string" ? part : part.textContent)).join("");
-    if (text !== said) status.replaceChildren(...line); // the ticking seconds stay out of the live region
-    said = text;
+    say.show(submission);
     panel.replaceChildren(resultView(submission, problem.parameters, { elapsed, goToLine }));
   };
   const reveal = () => {
@@ -125,8 +122,7 @@ export async function problemPage(slug, signal) {
   const post = async (body, label) => {
     if (buttons.some((b) => b.disabled)) return;
     buttons.forEach((b) => { b.disabled = true; });
-    status.replaceChildren(label);
-    said = label;
+    say.say(label);
     panel.replaceChildren(el("p", { class: "muted" }, label));
     reveal();
     try {
@@ -136,8 +132,7 @@ export async function problemPage(slug, signal) {
     } catch (error) {
       buttons.forEach((b) => { b.disabled = false; });
       const tried = body.mode === "try"; // the try form shows its refusal under the fields
-      said = error.name === "AbortError" ? "" : `Not sent: see the message ${tried ? "under the form" : "below"}`;
-      status.replaceChildren(said);
+      say.say(error.name === "AbortError" ? "" : `Not sent: see the message ${tried ? "under the form" : "below"}`);
       if (error.name !== "AbortError" && !tried) panel.replaceChildren(notice(error.message, "error"));
       throw error;
     }

@@ -115,7 +115,7 @@ const short = (text) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 
 // The few words for the status next to the buttons: what is happening now, or the verdict (and,
 // for a try, both values). It changes only when the state does, so a screen reader hears each once.
-export function statusLine(submission) {
+function statusLine(submission) {
   if (submission.status === "queued") return [badge("queued", "pending"), " waiting for a worker"];
   if (submission.status !== "done") return [badge(submission.status, "pending"), " judging"];
   const { total, passed } = counts(submission);
@@ -182,10 +182,24 @@ export async function follow(submission, onChange, signal) {
   return submission;
 }
 
-// Shows a submission in a panel and keeps it current: what the submission page and a list's
-// pending row need, without the problem page's status line.
-export function followInto(panel, submission, parameters, signal, goToLine) {
+// The status next to the buttons (a role="status" live region): show(submission) or say(text)
+// change it only when its words change, so a screen reader hears each state once, not every tick.
+export function liveStatus(node) {
+  let said = "";
+  const put = (parts) => {
+    const text = parts.map((part) => (typeof part === "string" ? part : part.textContent)).join("");
+    if (text !== said) node.replaceChildren(...parts);
+    said = text;
+  };
+  return { show: (submission) => put(statusLine(submission)), say: (text) => put([text]) };
+}
+
+// Shows a submission in a panel, its state in a status region, and keeps both current: the
+// submission page's view.
+export function followInto(panel, statusNode, submission, parameters, signal) {
+  const status = liveStatus(statusNode);
   return follow(submission, (s, elapsed) => {
-    panel.replaceChildren(resultView(s, parameters, { elapsed, goToLine }));
+    status.show(s);
+    panel.replaceChildren(resultView(s, parameters, { elapsed }));
   }, signal);
 }
