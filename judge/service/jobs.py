@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import Callable
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -26,7 +27,7 @@ from judge.service.db.models import (
 )
 from judge.service.submissions import Mode
 from judge.settings import get_settings
-from judge.validation import validate_problem
+from judge.validation import check_problem
 from sandbox.interface import Sandbox, SandboxUnavailable
 
 SandboxFactory = Callable[[], Sandbox]
@@ -142,18 +143,20 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
 
 
 def validate_version(session: Session, version_id: int, make_sandbox: SandboxFactory) -> JobResult:
+    """Prove a draft version in the sandbox and store the report (see judge.validation) on it;
+    ``failures`` stays in the report, empty when the version may be published."""
     version = session.get(ProblemVersion, version_id)
     if version is None or version.status != VersionStatus.DRAFT:
         return JobResult.SKIPPED
     try:
-        failures = validate_problem(load_version(version), make_sandbox())
+        report: dict[str, Any] = check_problem(load_version(version), make_sandbox()).as_json()
     except ProblemError as exc:
-        failures = [str(exc)]
+        report = {"failures": [str(exc)]}
     except SandboxUnavailable:
         metrics.sandbox_failure("no_engine")
         return JobResult.WAIT
-    version.status = VersionStatus.INVALID if failures else VersionStatus.VALID
-    version.validation = {"failures": failures, "validated_at": utcnow().isoformat()}
+    version.status = VersionStatus.INVALID if report["failures"] else VersionStatus.VALID
+    version.validation = {**report, "validated_at": utcnow().isoformat()}
     session.commit()
     return JobResult.DONE
 
