@@ -69,6 +69,8 @@ def test_the_images_worker_judges_through_the_engines_socket(
         "JUDGE_BROKER_URL": settings.broker_url,
         "JUDGE_BROKER_KEY_PREFIX": prefix,
         "JUDGE_SANDBOX_RUNTIME": settings.sandbox_runtime,
+        # The session's recovery timing: its beat must not take over rows other tests hold back.
+        "JUDGE_REQUEUE_AFTER_SECONDS": str(settings.requeue_after_seconds),
         # The session's problems (the same content, so no new version), not the shipped ones.
         "JUDGE_PROBLEMS_DIR": "/problems",
     }
