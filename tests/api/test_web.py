@@ -55,7 +55,7 @@ CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/sv
 SCRIPTS = sorted(STATIC.glob("*.js"))
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in STATIC.iterdir()))
+@pytest.mark.parametrize("name", sorted(p.name for p in STATIC.iterdir() if p.is_file()))
 def test_static_assets_are_served(client: TestClient, name: str) -> None:
     # Module scripts run only when served with a JavaScript type.
     content_type = CONTENT_TYPES[Path(name).suffix]

@@ -32,5 +32,5 @@ def test_a_docs_page_loads_every_asset_from_this_origin(client: TestClient, path
 def test_the_docs_read_this_services_schema(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert "/api/v1/submissions" in schema["paths"]
-    starters = client.get("/static/docs-swagger.js").text + client.get("/static/docs-redoc.js").text
+    starters = client.get("/static/docs/swagger.js").text + client.get("/static/docs/redoc.js").text
     assert starters.count('"/openapi.json"') == 2
