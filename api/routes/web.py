@@ -36,34 +36,27 @@ def _shell() -> HTMLResponse:
     return HTMLResponse(SHELL, headers=PAGE_HEADERS)
 
 
-@router.get("/")
-def problem_list() -> HTMLResponse:
-    """The problem list."""
-    return _shell()
+# Every page path and what it shows; each serves the same shell (the script draws the page).
+# Path parameters are checked here only for shape: the API decides what exists and who may see it.
+PAGES: dict[str, str] = {
+    "/": "the problem list",
+    "/problems/{slug}": "a problem: statement, public tests, editor, Run, Submit, Try, hints",
+    "/problems/{slug}/history": "the learner's submissions of one problem, with a line diff between two",
+    "/submissions": "the learner's own submissions",
+    "/submissions/{submission_id:int}": "one submission's verdict and per-test results",
+}
 
 
-@router.get("/problems/{slug}")
-def problem_page(slug: str) -> HTMLResponse:
-    """A problem: statement, public tests, editor, Run and Submit (an unknown slug: the API says so)."""
-    return _shell()
+def _page_route(path: str, description: str) -> None:
+    def page() -> HTMLResponse:
+        return _shell()
+
+    page.__doc__ = description
+    router.add_api_route(path, page, methods=["GET"], response_class=HTMLResponse, name=f"page {path}")
 
 
-@router.get("/problems/{slug}/history")
-def problem_history(slug: str) -> HTMLResponse:
-    """The learner's submissions of one problem, and a line diff between any two of them."""
-    return _shell()
-
-
-@router.get("/submissions")
-def submission_list() -> HTMLResponse:
-    """The learner's own submissions."""
-    return _shell()
-
-
-@router.get("/submissions/{submission_id}")
-def submission_page(submission_id: int) -> HTMLResponse:
-    """One submission's verdict and per-test results."""
-    return _shell()
+for _path, _description in PAGES.items():
+    _page_route(_path, _description)
 
 
 @router.api_route("/static/{path:path}", methods=["GET", "HEAD"])

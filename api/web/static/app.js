@@ -5,20 +5,11 @@
 import { loadUser, setUpTokenBox } from "./account.js";
 import { getToken } from "./api.js";
 import { el, notice, setTitle, show } from "./dom.js";
-import { historyPage } from "./history.js";
-import { submissionListPage, submissionPage } from "./lists.js";
-import { problemPage } from "./problem.js";
-import { problemListPage } from "./progress.js";
+import { LEARNER_ROUTES } from "./routes.js";
 
 let page = new AbortController(); // aborted when the page is drawn again (e.g. a new token)
 
-const ROUTES = [
-  [/^\/$/, () => problemListPage, "problems"],
-  [/^\/problems\/([^/]+)$/, (m) => (signal) => problemPage(decodeURIComponent(m[1]), signal), "problems"],
-  [/^\/problems\/([^/]+)\/history$/, (m) => (signal) => historyPage(decodeURIComponent(m[1]), signal), "problems"],
-  [/^\/submissions$/, () => submissionListPage, "submissions"],
-  [/^\/submissions\/(\d+)$/, (m) => (signal) => submissionPage(Number(m[1]), signal), "submissions"],
-];
+const ROUTES = [...LEARNER_ROUTES];
 
 async function render() {
   page.abort();
