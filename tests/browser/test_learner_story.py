@@ -25,7 +25,6 @@ from tests.browser.conftest import STORY_PROBLEM, Account, StoryProblem  # noqa:
 
 pytestmark = [pytest.mark.browser, pytest.mark.docker]
 
-WAITING = "issue 10's pages (pages helper) and API (service helper) are still landing"
 SOLUTION = (STORY_PROBLEM / "reference.py").read_text(encoding="utf-8")
 JUDGED = 60_000  # ms: a run, a try or a submission judged in the sandbox by the session worker
 
@@ -94,7 +93,6 @@ def judged(live_server: str, token: str, submission_id: int) -> dict[str, object
 ACCEPTED = re.compile(r"accepted", re.IGNORECASE)
 
 
-@pytest.mark.xfail(strict=False, reason=WAITING)
 def test_a_learner_solves_a_problem_from_the_list_to_the_solved_marker(
         page: Page, learner: Account, story_problem: StoryProblem, live_server: str) -> None:
     steps = Steps()

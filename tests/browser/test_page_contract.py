@@ -18,11 +18,9 @@ from tests.utils.service_env import FIXTURE_PROBLEMS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-WAITING = "issue 10's pages (pages helper) are still landing"
 FIXTURE = load_problem(FIXTURE_PROBLEMS / "secret_lookup")
 
 
-@pytest.mark.xfail(strict=False, reason=WAITING)
 def test_the_token_box_checks_a_token_before_keeping_it(open_page: PageFactory, learner: Account) -> None:
     page = open_page()  # not signed in
     page.goto("/")
@@ -38,7 +36,6 @@ def test_the_token_box_checks_a_token_before_keeping_it(open_page: PageFactory, 
     assert page.evaluate(stored) == learner.token
 
 
-@pytest.mark.xfail(strict=False, reason=WAITING)
 def test_a_narrow_screen_shows_the_problem_behind_tabs(open_page: PageFactory, learner: Account) -> None:
     page = open_page(token=learner.token, width=375, height=740)
     page.goto(f"/problems/{FIXTURE.slug}")
