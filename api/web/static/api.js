@@ -1,5 +1,13 @@
-// The JSON API with the learner's token as a Bearer token; errors become ApiError with the API's message.
+// The JSON API. The pages are signed in with the session cookie (credentials "same-origin"); every
+// request that changes something then carries the session's CSRF token, which GET /auth/session
+// hands out and this module keeps in memory only. A REST user may instead keep an API token in
+// localStorage: when one is kept it goes as a Bearer token (and the API prefers it to the cookie).
+// Errors become ApiError with the API's message.
 const TOKEN_KEY = "judge.token";
+const CHANGES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const OPEN = new Set(["/auth/sign-in", "/auth/register"]); // asked before any session exists
+
+let csrf = ""; // the session's CSRF token, never written to storage
 
 export function getToken() {
   try {
@@ -10,66 +18,110 @@ export function getToken() {
 }
 
 export function setToken(value) {
-  if (value) localStorage.setItem(TOKEN_KEY, value);
-  else localStorage.removeItem(TOKEN_KEY);
-}
-
-export class ApiError extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
+  try {
+    if (value) localStorage.setItem(TOKEN_KEY, value);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // storage refused (a private window): the token lasts as long as the page does not
   }
 }
 
-function authorized(headers, given) {
-  const token = given ?? getToken();
-  if (token) headers.Authorization = "Bearer " + token;
-  return headers;
+export function setCsrf(value) {
+  csrf = value || "";
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message, retryAfter) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfter = retryAfter; // seconds, from Retry-After, when the API said so
+  }
 }
 
 function failure(response, data) {
   const error = (data && data.error) || { code: "http", message: `HTTP ${response.status}` };
   let message = error.message;
-  if (response.status === 401) message += ". Paste your API token in the box at the top of the page.";
-  const retry = response.headers.get("Retry-After");
-  if (response.status === 429 && retry) message += ` (try again in ${retry} s)`;
-  return new ApiError(response.status, error.code, message);
+  if (response.status === 401 && error.code === "unauthorized") message += ". Sign in again.";
+  const header = response.headers.get("Retry-After");
+  const retryAfter = header && /^\d+$/.test(header) ? Number(header) : undefined;
+  if (response.status === 429 && retryAfter !== undefined && !/try again in/.test(message)) {
+    message += ` (try again in ${retryAfter} s)`;
+  }
+  return new ApiError(response.status, error.code, message, retryAfter);
 }
 
-export async function api(path, options) {
-  // token: a token to try instead of the saved one (the token box checks a new one with /me).
-  const { method = "GET", json, signal, token } = options || {};
-  const headers = authorized({ Accept: "application/json" }, token);
-  if (json !== undefined) headers["Content-Type"] = "application/json";
-  let response;
+async function send(path, method, headers, body, signal) {
   try {
-    response = await fetch("/api/v1" + path, {
-      method, headers, signal, cache: "no-store", credentials: "omit",
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
+    return await fetch("/api/v1" + path, { method, headers, body, signal, cache: "no-store", credentials: "same-origin" });
   } catch (error) {
     if (error.name === "AbortError") throw error;
     throw new ApiError(0, "network", "The judge did not answer; check your connection.");
   }
-  let data = null;
+}
+
+async function readJson(response) {
   try {
-    data = await response.json();
+    return await response.json();
   } catch {
-    data = null;
+    return null;
+  }
+}
+
+// The session's user and CSRF token from the cookie (never with the stored token: the API would
+// answer for the token instead); null when this browser has no session.
+export async function readSession(signal) {
+  const response = await send("/auth/session", "GET", { Accept: "application/json" }, undefined, signal);
+  const data = await readJson(response);
+  if (response.status === 401) {
+    setCsrf("");
+    return null;
+  }
+  if (!response.ok) throw failure(response, data);
+  setCsrf(data.csrf_token);
+  return data;
+}
+
+export async function api(path, options) {
+  // token: a token to try instead of the saved one (the sign-in page checks one with /me);
+  // "" sends none, so the cookie alone speaks.
+  const { method = "GET", json, signal, token } = options || {};
+  const bearer = token ?? getToken();
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  const headers = () => {
+    const made = { Accept: "application/json" };
+    if (json !== undefined) made["Content-Type"] = "application/json";
+    if (bearer) made.Authorization = "Bearer " + bearer;
+    else if (CHANGES.has(method) && csrf) made["X-CSRF-Token"] = csrf;
+    return made;
+  };
+  // With the cookie, a change needs the CSRF token: ask for it first when this page has none.
+  if (!bearer && CHANGES.has(method) && !csrf && !OPEN.has(path)) await readSession(signal);
+  let response = await send(path, method, headers(), body, signal);
+  let data = await readJson(response);
+  if (response.status === 403 && data?.error?.code === "csrf" && !bearer) {
+    // The session was replaced since this page read its token (signed in again in another tab).
+    if (await readSession(signal)) {
+      response = await send(path, method, headers(), body, signal);
+      data = await readJson(response);
+    }
   }
   if (!response.ok) throw failure(response, data);
   return data;
 }
 
-// Server-sent events, read with fetch because EventSource cannot send the Authorization header.
-// Yields { event, data } for each event (comments, such as keep-alives, are skipped) until the
-// server ends the stream; throws ApiError when it cannot be opened.
+function streamHeaders() {
+  const headers = { Accept: "text/event-stream" };
+  const token = getToken();
+  if (token) headers.Authorization = "Bearer " + token;
+  return headers;
+}
+
 export async function* eventStream(path, signal) {
   let response;
   try {
     response = await fetch("/api/v1" + path, {
-      headers: authorized({ Accept: "text/event-stream" }), signal, cache: "no-store", credentials: "omit",
+      headers: streamHeaders(), signal, cache: "no-store", credentials: "same-origin",
     });
   } catch (error) {
     if (error.name === "AbortError") throw error;

@@ -1,0 +1,29 @@
+// Where to go after signing in: the ?next= of /sign-in. Only a path of this site is followed, so
+// a link such as /sign-in?next=https://elsewhere.example cannot send someone away after they
+// signed in (an open redirect). No DOM here: a fast test runs it under Node.
+
+const FALLBACK = "/";
+
+// The path to go to for a ?next= value: a same-origin path (with its query and fragment), or "/"
+// for anything else: absolute URLs, scheme-relative "//host", backslashes (browsers read "/\host"
+// as "//host"), control characters, other schemes, and the sign-in page itself (no loop).
+export function safeNext(value) {
+  if (typeof value !== "string" || value === "") return FALLBACK;
+  if (!value.startsWith("/") || value.startsWith("//")) return FALLBACK;
+  if (/[\\\u0000-\u001f\u007f]/.test(value)) return FALLBACK;
+  let url;
+  try {
+    url = new URL(value, "http://judge.invalid");
+  } catch {
+    return FALLBACK;
+  }
+  if (url.origin !== "http://judge.invalid") return FALLBACK;
+  if (url.pathname === "/sign-in") return FALLBACK;
+  return url.pathname + url.search + url.hash;
+}
+
+// The sign-in page's address that comes back to path afterwards ("/" needs no next).
+export function signInHref(path) {
+  const next = safeNext(path);
+  return next === FALLBACK ? "/sign-in" : "/sign-in?next=" + encodeURIComponent(next);
+}
