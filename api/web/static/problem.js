@@ -2,6 +2,7 @@
 // Submit and Try, and the result: its verdict in the status next to the buttons as it changes,
 // its details below them. A reload shows the latest submission to the problem again.
 import { api } from "./api.js";
+import { assignmentContext } from "./assignment-banner.js";
 import { badge, el, link, notice, percent, serverHtml, setTitle, show } from "./dom.js";
 import { editor, loadDraft, saveDraft } from "./editor.js";
 import { hintsAndEditorial } from "./hints.js";
@@ -137,7 +138,8 @@ export async function problemPage(slug, signal) {
       throw error;
     }
   };
-  const send = (mode) => post({ mode }, mode === "run" ? "Sending to run…" : "Submitting…").catch(() => {});
+  const assignment = assignmentContext(slug, signal); // ?assignment=ID: a banner, and Submit counts for it
+  const send = (mode) => post({ mode, ...assignment.fields(mode) }, mode === "run" ? "Sending to run…" : "Submitting…").catch(() => {});
   const tryForm = tryInput(problem, (values) => post({ mode: "try", arguments: values }, "Trying your arguments…"));
 
   const run = el("button", { type: "button", onclick: () => send("run") }, "Run");
@@ -181,6 +183,7 @@ export async function problemPage(slug, signal) {
   drawHelp();
 
   show(
+    assignment.banner,
     el("div", { class: "problem-head" },
       el("h1", {}, problem.title),
       el("p", { class: "meta" }, badge(problem.difficulty, "difficulty"),

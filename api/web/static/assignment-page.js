@@ -1,0 +1,53 @@
+// One assignment: its problems (each link carries ?assignment=ID, so Submit there counts for it),
+// when it opens and is due, in words, and the late policy. A learner sees their own best score,
+// accepted, attempts and late marks per problem; an instructor gets the link to the gradebook.
+import { api } from "./api.js";
+import { problemForAssignment } from "./assignment-link.js";
+import { courseHref } from "./courses.js";
+import { el, link, scrollBox, setTitle, show, timeText } from "./dom.js";
+import { dueWords } from "./due.js";
+
+const score = (value) => (typeof value === "number" ? value.toFixed(2) : "–");
+
+export function dueSentence(assignment, now) {
+  const { state, words } = dueWords(assignment, now);
+  if (state === "upcoming") return `Opens ${timeText(assignment.opens_at)} (${words}); due ${timeText(assignment.due_at)}.`;
+  const late = assignment.late_policy === "accept"
+    ? "Submissions after that are accepted and marked late." : "Submissions after that are refused.";
+  return `Due ${timeText(assignment.due_at)} (${words}). ${late}`;
+}
+
+function progressCells(progress) {
+  if (!progress) return [el("td", {}, "–"), el("td", {}, "not tried"), el("td", { class: "number" }, "0"), el("td", {}, "")];
+  return [
+    el("td", { class: "number" }, score(progress.best_score)),
+    el("td", {}, progress.accepted
+      ? el("span", { class: "progress progress-solved" }, `✓ accepted ${timeText(progress.first_accepted_at)}`)
+      : progress.attempts ? "not yet" : "not tried"),
+    el("td", { class: "number" }, String(progress.attempts)),
+    el("td", {}, progress.late ? el("span", { class: "tag late" }, "late") : ""),
+  ];
+}
+
+export async function assignmentPage(id, signal) {
+  const assignment = await api(`/assignments/${id}`, { signal });
+  setTitle(assignment.title);
+  const learner = assignment.role === "learner";
+  const headings = learner ? ["Problem", "Best score", "Accepted", "Attempts", "Late"] : ["Problem", "Slug"];
+  const when = el("p", { class: `due-line due-${assignment.state}` }, dueSentence(assignment, Date.now()));
+  // The countdown in words, kept current while the page is open.
+  const timer = setInterval(() => { when.textContent = dueSentence(assignment, Date.now()); }, 30000);
+  signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+  show(
+    el("p", { class: "crumbs" }, link("/courses", "Courses"), " › ", link(courseHref(assignment.course.id), assignment.course.title)),
+    el("h1", {}, assignment.title),
+    when,
+    learner ? el("p", { class: "summary" }, `Solved ${assignment.solved ?? 0} of ${assignment.problems.length}`) : null,
+    learner ? null : el("p", {}, link(`/assignments/${assignment.id}/gradebook`, "Gradebook")),
+    scrollBox(el("table", { class: "list assignment-problems" },
+      el("caption", { class: "sr-only" }, `Problems of ${assignment.title}`),
+      el("thead", {}, el("tr", {}, headings.map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, assignment.problems.map((p) => el("tr", {},
+        el("td", {}, link(problemForAssignment(p.slug, assignment.id), p.title)),
+        learner ? progressCells(p.progress) : el("td", {}, el("code", {}, p.slug))))))));
+}

@@ -1,0 +1,157 @@
+// One course. Its instructors (and admins) see the join link (Copy, New join link), the members,
+// the assignments with Edit and Delete, and the form that creates one; its learners see the
+// assignments with what is due and their progress.
+import { api } from "./api.js";
+import { assignmentForm } from "./assignment-form.js";
+import { assignmentHref, roleText } from "./courses.js";
+import { el, link, notice, scrollBox, setTitle, show, timeText } from "./dom.js";
+import { dueWords } from "./due.js";
+
+const POLICY = { accept: "late work accepted, marked late", refuse: "late work refused" };
+
+const heading = (id, text) => el("h2", { id }, text);
+const whenCell = (a, now) => el("td", {},
+  el("span", { class: `due due-${dueWords(a, now).state}` }, dueWords(a, now).words),
+  el("br"), el("span", { class: "muted" }, `due ${timeText(a.due_at)}`));
+
+async function copyText(input, say) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    say("Copied the join link.");
+  } catch {
+    input.select(); // no clipboard permission: leave it selected for Ctrl+C
+    say("Copying was not allowed here: the address is selected, press Ctrl+C.");
+  }
+}
+
+function joinLinkSection(course, redraw, signal) {
+  const address = new URL(course.join_url, location.origin).href;
+  const input = el("input", { type: "text", readonly: true, value: address, class: "join-address", "aria-label": "Join link address" });
+  const state = el("span", { class: "muted", role: "status" });
+  const say = (text) => { state.textContent = text; };
+  const rotate = el("button", {
+    type: "button",
+    onclick: async () => {
+      if (!window.confirm("Make a new join link? The current link stops working at once.")) return;
+      rotate.disabled = true;
+      try {
+        await api(`/courses/${course.id}/join-code`, { method: "POST", signal });
+        await redraw("A new join link replaced the old one.");
+      } catch (error) {
+        if (error.name !== "AbortError") say(`No new link: ${error.message}`);
+        rotate.disabled = false;
+      }
+    },
+  }, "New join link");
+  return el("section", { "aria-labelledby": "join-heading" },
+    heading("join-heading", "Inviting learners"),
+    el("p", {}, "Learners join this course through its ", link(course.join_url, "Join link"),
+      ". Share this address with them:"),
+    el("div", { class: "join-row" }, input,
+      el("button", { type: "button", onclick: () => copyText(input, say) }, "Copy"), rotate),
+    state);
+}
+
+function membersSection(members) {
+  return el("section", { "aria-labelledby": "members-heading" },
+    heading("members-heading", `Members (${members.length})`),
+    scrollBox(el("table", { class: "list" },
+      el("thead", {}, el("tr", {}, ["Name", "Role", "Joined"].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, members.map((m) => el("tr", {},
+        el("td", {}, m.user), el("td", {}, m.role), el("td", {}, timeText(m.joined_at))))))));
+}
+
+function teacherAssignments(course, problems, redraw, signal) {
+  const editor = el("div", { class: "assignment-editor" });
+  const now = Date.now();
+  const edit = (brief) => {
+    const form = assignmentForm({
+      problems, initial: brief, prefix: `edit-${brief.id}`, submitText: "Save assignment",
+      save: async (body) => {
+        await api(`/assignments/${brief.id}`, { method: "PUT", json: body, signal });
+        await redraw(`Saved “${body.title}”.`);
+      },
+      cancel: () => editor.replaceChildren(),
+    });
+    editor.replaceChildren(el("section", { class: "panel", "aria-labelledby": "edit-heading" },
+      heading("edit-heading", `Edit “${brief.title}”`), form));
+    form.querySelector("input").focus();
+  };
+  const remove = async (brief) => {
+    if (!window.confirm(`Delete the assignment “${brief.title}”? Its submissions stay, counted for no assignment.`)) return;
+    try {
+      await api(`/assignments/${brief.id}`, { method: "DELETE", signal });
+      await redraw(`Deleted “${brief.title}”.`);
+    } catch (error) {
+      if (error.name !== "AbortError") editor.replaceChildren(notice(`Not deleted: ${error.message}`, "error"));
+    }
+  };
+  const list = course.assignments.length
+    ? scrollBox(el("table", { class: "list assignments" },
+      el("thead", {}, el("tr", {}, ["Assignment", "When", "Opens", "Late work", "Problems", "Actions"]
+        .map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, course.assignments.map((a) => el("tr", {},
+        el("td", {}, link(assignmentHref(a.id), a.title)),
+        whenCell(a, now),
+        el("td", {}, timeText(a.opens_at)),
+        el("td", {}, a.late_policy === "accept" ? "accepted, marked late" : "refused"),
+        el("td", { class: "number" }, String(a.problems.length)),
+        el("td", { class: "row-actions" },
+          link(`${assignmentHref(a.id)}/gradebook`, "Gradebook", { "aria-label": `Gradebook of “${a.title}”` }),
+          el("button", { type: "button", onclick: () => edit(a), "aria-label": `Edit “${a.title}”` }, "Edit"),
+          el("button", { type: "button", class: "quiet danger", onclick: () => remove(a), "aria-label": `Delete “${a.title}”` }, "Delete")))))))
+    : notice("No assignments yet: create one below.");
+  const create = assignmentForm({
+    problems, initial: null, prefix: "new", submitText: "Create assignment",
+    save: async (body) => {
+      await api(`/courses/${course.id}/assignments`, { method: "POST", json: body, signal });
+      await redraw(`Created “${body.title}”.`);
+    },
+  });
+  return [
+    el("section", { "aria-labelledby": "assignments-heading" }, heading("assignments-heading", "Assignments"), list, editor),
+    el("section", { class: "panel", "aria-labelledby": "create-heading" }, heading("create-heading", "New assignment"), create),
+  ];
+}
+
+function learnerAssignments(mine) {
+  const now = Date.now();
+  return el("section", { "aria-labelledby": "assignments-heading" },
+    heading("assignments-heading", "Assignments"),
+    mine.length
+      ? scrollBox(el("table", { class: "list assignments" },
+        el("thead", {}, el("tr", {}, ["Assignment", "When", "Late work", "Solved"].map((h) => el("th", { scope: "col" }, h)))),
+        el("tbody", {}, mine.map((a) => el("tr", {},
+          el("td", {}, link(assignmentHref(a.id), a.title)),
+          whenCell(a, now),
+          el("td", {}, POLICY[a.late_policy] || a.late_policy),
+          el("td", { class: "number" }, `${a.solved ?? 0} of ${a.problems.length}`))))))
+      : notice("No assignments in this course yet."));
+}
+
+export async function coursePage(id, signal) {
+  const draw = async (message) => {
+    const course = await api(`/courses/${id}`, { signal });
+    setTitle(course.title);
+    const teaching = Boolean(course.join_url); // the API gives the join link to its instructors and admins
+    let body;
+    if (teaching) {
+      const problems = await api("/problems", { signal });
+      body = [joinLinkSection(course, draw, signal), ...teacherAssignments(course, problems, draw, signal),
+        membersSection(course.members || [])];
+    } else {
+      const mine = (await api("/me/assignments", { signal })).filter((a) => a.course.id === course.id);
+      body = [learnerAssignments(mine)];
+    }
+    const said = message ? notice(message) : null;
+    if (said) said.tabIndex = -1;
+    show(
+      el("p", { class: "crumbs" }, link("/courses", "Courses")),
+      el("h1", {}, course.title),
+      el("p", { class: "muted" }, `You are ${roleText(course.role)} here.`),
+      said,
+      ...body);
+    if (said) said.focus(); // after a change the page is drawn anew: say what happened, from the top
+  };
+  await draw();
+}

@@ -1,0 +1,116 @@
+// An assignment's gradebook: learners x problems (best score, accepted, attempts, first accepted,
+// late), a total per learner, sortable by each column (buttons in the headers, aria-sort on the
+// sorted one), and the CSV export. The table scrolls sideways in its own box.
+import { api, ApiError, getToken } from "./api.js";
+import { assignmentHref } from "./courses.js";
+import { el, link, notice, setTitle, show, timeText } from "./dom.js";
+import { sortRows } from "./gradebook-order.js";
+
+const score = (value) => (typeof value === "number" ? value.toFixed(2) : "–");
+
+function cellView(cell) {
+  if (!cell.attempts) return el("td", { class: "grade none" }, el("span", { class: "muted" }, "not tried"));
+  return el("td", { class: "grade" },
+    el("div", { class: "grade-line" }, el("span", { class: "number" }, score(cell.best_score)),
+      cell.accepted ? el("span", { class: "badge verdict-accepted" }, "accepted") : el("span", { class: "muted" }, "not accepted"),
+      cell.late ? el("span", { class: "tag late" }, "late") : null),
+    el("div", { class: "muted" }, `${cell.attempts} attempt${cell.attempts === 1 ? "" : "s"}`),
+    cell.first_accepted_at ? el("div", { class: "muted" }, `first accepted ${timeText(cell.first_accepted_at)}`) : null);
+}
+
+function filenameOf(response, fallback) {
+  const match = /filename="?([^";]+)"?/.exec(response.headers.get("Content-Disposition") || "");
+  return match ? match[1] : fallback;
+}
+
+// A plain link carries the session cookie; with a token only, the file is fetched with the
+// token and handed to the browser as a blob: URL.
+function csvLink(id, say) {
+  const path = `/api/v1/assignments/${id}/gradebook.csv`;
+  return link(path, "Download CSV", {
+    download: `gradebook-${id}.csv`,
+    onclick: async (event) => {
+      const token = getToken();
+      if (!token) return;
+      event.preventDefault();
+      say("Preparing the CSV…");
+      try {
+        const response = await fetch(path, {
+          headers: { Authorization: `Bearer ${token}`, Accept: "text/csv" }, cache: "no-store", credentials: "omit",
+        });
+        if (!response.ok) {
+          const data = await response.json().catch(() => null);
+          throw new ApiError(response.status, "http", (data && data.error && data.error.message) || `HTTP ${response.status}`);
+        }
+        const url = URL.createObjectURL(await response.blob());
+        const save = el("a", { href: url, download: filenameOf(response, `gradebook-${id}.csv`), hidden: true });
+        document.body.append(save);
+        save.click();
+        save.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 60000);
+        say("The CSV was downloaded.");
+      } catch (error) {
+        say(`No CSV: ${error.message || error}`);
+      }
+    },
+  });
+}
+
+export async function gradebookPage(id, signal) {
+  const book = await api(`/assignments/${id}/gradebook`, { signal });
+  const assignment = book.assignment;
+  setTitle(`Gradebook · ${assignment.title}`);
+  const state = el("p", { class: "muted", role: "status" });
+  const say = (text) => { state.textContent = text; };
+  let order = { column: "learner", direction: "ascending" };
+  const columns = [
+    { key: "learner", text: "Learner", first: "ascending" },
+    ...book.problems.map((slug, index) => ({ key: index, text: slug, first: "descending" })),
+    { key: "total", text: "Total", first: "descending" },
+  ];
+  const body = el("tbody");
+  const headers = columns.map((column) => {
+    const th = el("th", { scope: "col", class: column.key === "total" ? "number" : null });
+    const button = el("button", {
+      type: "button", class: "sort",
+      onclick: () => {
+        const again = order.column === column.key;
+        order = { column: column.key, direction: again ? (order.direction === "ascending" ? "descending" : "ascending") : column.first };
+        draw();
+        say(`Sorted by ${column.text}, ${order.direction}.`);
+      },
+    }, column.text, el("span", { class: "sort-mark", "aria-hidden": "true" }));
+    th.append(button);
+    return { column, th, mark: button.lastChild };
+  });
+  const draw = () => {
+    for (const { column, th, mark } of headers) {
+      const sorted = order.column === column.key;
+      if (sorted) th.setAttribute("aria-sort", order.direction);
+      else th.removeAttribute("aria-sort");
+      mark.textContent = sorted ? (order.direction === "ascending" ? " ▲" : " ▼") : "";
+    }
+    body.replaceChildren(...sortRows(book.rows, order.column, order.direction).map((row) => el("tr", {},
+      el("th", { scope: "row" }, row.user),
+      row.cells.map(cellView),
+      el("td", { class: "number total" }, score(row.total_score)))));
+  };
+  draw();
+  show(
+    el("p", { class: "crumbs" }, link("/courses", "Courses"), " › ",
+      link(assignmentHref(assignment.id), assignment.title)),
+    el("h1", {}, `Gradebook: ${assignment.title}`),
+    el("p", { class: "muted" }, `Due ${timeText(assignment.due_at)} · late work `,
+      assignment.late_policy === "accept" ? "accepted and marked late" : "refused",
+      ` · ${book.rows.length} learner${book.rows.length === 1 ? "" : "s"}`),
+    el("p", { class: "actions" }, csvLink(assignment.id, say)),
+    state,
+    book.rows.length
+      ? el("div", { class: "table-scroll gradebook-scroll", tabindex: "0", role: "region", "aria-labelledby": "gradebook-caption" },
+        el("table", { class: "list gradebook" },
+          el("caption", { id: "gradebook-caption", class: "sr-only" },
+            `Gradebook of ${assignment.title}: one row per learner, one column per problem`),
+          el("thead", {}, el("tr", {}, headers.map((h) => h.th))),
+          body))
+      : notice("No learner has joined this course yet."));
+}
