@@ -44,6 +44,10 @@ PAGES: dict[str, str] = {
     "/problems/{slug}/history": "the learner's submissions of one problem, with a line diff between two",
     "/submissions": "the learner's own submissions",
     "/submissions/{submission_id:int}": "one submission's verdict and per-test results",
+    "/courses": "my courses (as instructor or learner), what is due; instructors: a new course",
+    "/courses/{course_id:int}": "a course: assignments; instructors: join link, members, assignment forms",
+    "/assignments/{assignment_id:int}": "an assignment's problems, due time and the learner's progress",
+    "/assignments/{assignment_id:int}/gradebook": "learners x problems for an assignment, sortable, CSV",
 }
 
 

@@ -6,10 +6,11 @@ import { loadUser, setUpTokenBox } from "./account.js";
 import { getToken } from "./api.js";
 import { el, notice, setTitle, show } from "./dom.js";
 import { LEARNER_ROUTES } from "./routes.js";
+import { COURSE_ROUTES } from "./routes-courses.js";
 
 let page = new AbortController(); // aborted when the page is drawn again (e.g. a new token)
 
-const ROUTES = [...LEARNER_ROUTES];
+const ROUTES = [...LEARNER_ROUTES, ...COURSE_ROUTES];
 
 async function render() {
   page.abort();
