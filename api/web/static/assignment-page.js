@@ -39,7 +39,7 @@ export async function assignmentPage(id, signal) {
   const timer = setInterval(() => { when.textContent = dueSentence(assignment, Date.now()); }, 30000);
   signal.addEventListener("abort", () => clearInterval(timer), { once: true });
   show(
-    el("p", { class: "crumbs" }, link("/courses", "Courses"), " › ", link(courseHref(assignment.course.id), assignment.course.title)),
+    el("p", { class: "course-crumbs" }, link("/courses", "Courses"), " › ", link(courseHref(assignment.course.id), assignment.course.title)),
     el("h1", {}, assignment.title),
     when,
     learner ? el("p", { class: "summary" }, `Solved ${assignment.solved ?? 0} of ${assignment.problems.length}`) : null,

@@ -73,7 +73,7 @@ function teacherAssignments(course, problems, redraw, signal) {
       },
       cancel: () => editor.replaceChildren(),
     });
-    editor.replaceChildren(el("section", { class: "panel", "aria-labelledby": "edit-heading" },
+    editor.replaceChildren(el("section", { class: "course-panel", "aria-labelledby": "edit-heading" },
       heading("edit-heading", `Edit “${brief.title}”`), form));
     form.querySelector("input").focus();
   };
@@ -110,7 +110,7 @@ function teacherAssignments(course, problems, redraw, signal) {
   });
   return [
     el("section", { "aria-labelledby": "assignments-heading" }, heading("assignments-heading", "Assignments"), list, editor),
-    el("section", { class: "panel", "aria-labelledby": "create-heading" }, heading("create-heading", "New assignment"), create),
+    el("section", { class: "course-panel", "aria-labelledby": "create-heading" }, heading("create-heading", "New assignment"), create),
   ];
 }
 
@@ -146,7 +146,7 @@ export async function coursePage(id, signal) {
     const said = message ? notice(message) : null;
     if (said) said.tabIndex = -1;
     show(
-      el("p", { class: "crumbs" }, link("/courses", "Courses")),
+      el("p", { class: "course-crumbs" }, link("/courses", "Courses")),
       el("h1", {}, course.title),
       el("p", { class: "muted" }, `You are ${roleText(course.role)} here.`),
       said,

@@ -32,7 +32,7 @@ function createCourseForm() {
       submit.disabled = false;
     }
   });
-  return el("section", { class: "panel", "aria-labelledby": "new-course" },
+  return el("section", { class: "course-panel", "aria-labelledby": "new-course" },
     el("h2", { id: "new-course" }, "New course"), form);
 }
 

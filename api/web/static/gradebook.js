@@ -97,7 +97,7 @@ export async function gradebookPage(id, signal) {
   };
   draw();
   show(
-    el("p", { class: "crumbs" }, link("/courses", "Courses"), " › ",
+    el("p", { class: "course-crumbs" }, link("/courses", "Courses"), " › ",
       link(assignmentHref(assignment.id), assignment.title)),
     el("h1", {}, `Gradebook: ${assignment.title}`),
     el("p", { class: "muted" }, `Due ${timeText(assignment.due_at)} · late work `,
