@@ -1,29 +1,30 @@
-// Who is signed in: the token box in the header and "Signed in as NAME (role)". A token typed in
-// is asked about with GET /me before it is kept, so a typo is never "saved".
-import { api, getToken, setToken } from "./api.js";
+// Who is signed in, and the header that says so. A browser signs in with a password (the session
+// cookie; its CSRF token stays in api.js's memory) or, for REST users, with an API token kept in
+// localStorage that GET /me checked before it was kept. The header shows "Signed in as NAME
+// (role)" with "Account" and "Sign out", or a "Sign in" link, and the nav items marked data-needs
+// (signed-in, instructor, admin) only to those they are for. The API decides access all the same.
+import { api, getToken, readSession, setCsrf, setToken } from "./api.js";
+import { signInHref } from "./nextpath.js";
 
-let user = null; // { id, name, role } of the saved token, once /me has answered
+let user = null; // { id, name, role } once /me or /auth/session has answered
+let via = ""; // "session", "token", or "" when signed out
+let unknown = false; // a token is kept but the judge could not say whose it is (network, old judge)
 
 export const currentUser = () => user;
+export const signedInWith = () => via;
+// Pages that need someone signed in may be drawn: a user is known, or a kept token awaits checking.
+export const signedIn = () => Boolean(user) || unknown;
+
+const RANK = { learner: 0, instructor: 1, admin: 2 };
+export function hasRole(role) {
+  return Boolean(user) && (RANK[user.role] ?? -1) >= (RANK[role] ?? 99);
+}
 
 const byId = (id) => document.getElementById(id);
 
-function showUser(text) {
-  const who = byId("who");
-  who.textContent = text;
-  who.hidden = !text;
-}
-
-function showState(text, bad) {
-  const state = byId("token-state");
-  state.textContent = text;
-  state.classList.toggle("bad", Boolean(bad));
-  byId("token-input").setAttribute("aria-invalid", bad ? "true" : "false");
-}
-
 // Asks /me about a token: the user, null when the judge refuses the token, or undefined when
-// the judge could not say (no /me on an older judge, the network), so nothing is concluded.
-async function whoIs(token) {
+// the judge could not say (the network), so nothing is concluded.
+export async function whoIs(token) {
   try {
     return await api("/me", { token });
   } catch (error) {
@@ -32,68 +33,79 @@ async function whoIs(token) {
   }
 }
 
-function signedIn(found) {
-  user = found;
-  showUser(`Signed in as ${found.name} (${found.role})`);
+function needsMet(need) {
+  if (need === "signed-in") return Boolean(user) || unknown;
+  return hasRole(need);
 }
 
-// The saved token's user, on every page load; a token revoked since it was saved is said so.
+export function drawHeader() {
+  const who = byId("who");
+  if (who) {
+    who.textContent = user ? `Signed in as ${user.name} (${user.role})` : "";
+    who.hidden = !user;
+  }
+  const on = signedIn();
+  for (const id of ["account-link", "sign-out"]) {
+    const node = byId(id);
+    if (node) node.hidden = !on;
+  }
+  const signIn = byId("sign-in-link");
+  if (signIn) {
+    signIn.hidden = on || location.pathname === "/sign-in";
+    signIn.setAttribute("href", signInHref(location.pathname + location.search));
+  }
+  for (const item of document.querySelectorAll("[data-needs]")) item.hidden = !needsMet(item.dataset.needs);
+}
+
+// On every page load: the kept token's user (a token refused since is dropped, and the cookie
+// is asked instead), else the session's.
 export async function loadUser() {
   user = null;
+  via = "";
+  unknown = false;
   const token = getToken();
-  if (!token) {
-    showUser("");
-    showState("not set");
-    return null;
+  if (token) {
+    const found = await whoIs(token);
+    if (found) {
+      user = found;
+      via = "token";
+    } else if (found === undefined) {
+      unknown = true;
+      via = "token";
+    } else {
+      setToken(""); // revoked or mistyped: the cookie may still speak
+    }
   }
-  const found = await whoIs(token);
-  if (found) {
-    signedIn(found);
-    showState("");
-  } else if (found === null) {
-    showUser("");
-    showState("Your saved token is not valid any more: paste a new one", true);
-  } else {
-    showUser("");
-    showState("saved (the judge could not say whose it is)");
+  if (!via) {
+    try {
+      const session = await readSession();
+      if (session) {
+        user = session.user;
+        via = "session";
+      }
+    } catch {
+      // the judge did not answer: signed out as far as this page can tell
+    }
   }
+  drawHeader();
   return user;
 }
 
-export function setUpTokenBox(onChange) {
-  const form = byId("token-form");
-  const input = byId("token-input");
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const value = input.value.trim();
-    if (!value) {
-      showState("Paste a token first", true);
-      return;
-    }
-    showState("Checking…");
-    const found = await whoIs(value);
-    if (found === null) {
-      showState("That token is not valid", true);
-      input.select();
-      return;
-    }
-    setToken(value);
-    input.value = "";
-    if (found) {
-      signedIn(found);
-      showState("saved");
-    } else {
-      showUser("");
-      showState("saved (the judge could not check it now)");
-    }
-    onChange();
-  });
-  byId("token-clear").addEventListener("click", () => {
-    setToken("");
-    input.value = "";
-    user = null;
-    showUser("");
-    showState("signed out");
-    onChange();
-  });
+// Signing out ends the session on the server and forgets a kept token; then the sign-in page.
+export async function signOut() {
+  try {
+    if (via === "session") await api("/auth/sign-out", { method: "POST", token: "" });
+  } catch {
+    // the session is gone already, or the judge is away: the browser forgets it anyway
+  }
+  setToken("");
+  setCsrf("");
+  user = null;
+  via = "";
+  unknown = false;
+  location.assign("/sign-in");
+}
+
+export function setUpHeader() {
+  byId("sign-out")?.addEventListener("click", () => signOut());
 }
