@@ -20,8 +20,10 @@ SHELL = (WEB / "shell.html").read_text(encoding="utf-8")
 assets = StaticFiles(directory=WEB / "static")
 
 # Scripts and styles from this origin only, never inline: injected markup cannot run or restyle.
+# img-src blob: is for the insight page's charts: an <img> request carries no Bearer token, so the
+# page fetches each SVG with the token and shows it from an object URL (an image runs no script).
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 PAGE_HEADERS = {
@@ -52,6 +54,10 @@ PAGES: dict[str, str] = {
     "/courses/{course_id:int}": "a course: assignments; instructors: join link, members, assignment forms",
     "/assignments/{assignment_id:int}": "an assignment's problems, due time and the learner's progress",
     "/assignments/{assignment_id:int}/gradebook": "learners x problems for an assignment, sortable, CSV",
+    "/author": "instructors: my problems (all, for an admin), uploading an archive, copying a problem",
+    "/author/{slug}": "authoring: versions and validation reports, files, publish, roll back, rejudge",
+    "/author/{slug}/preview": "a version of a problem (published or not) as its public page shows it",
+    "/author/{slug}/insight": "acceptance, charts, verdicts, failing tests, solutions that look alike",
 }
 
 

@@ -6,12 +6,13 @@ import { drawHeader, loadUser, setUpHeader, signedIn } from "./account.js";
 import { el, notice, show } from "./dom.js";
 import { signInHref } from "./nextpath.js";
 import { ACCOUNT_ROUTES } from "./routes-account.js";
+import { AUTHOR_ROUTES } from "./routes-author.js";
 import { LEARNER_ROUTES } from "./routes.js";
 import { COURSE_ROUTES } from "./routes-courses.js";
 
 let page = new AbortController(); // aborted when the page is drawn again (e.g. a new token)
 
-const ROUTES = [...LEARNER_ROUTES, ...COURSE_ROUTES, ...ACCOUNT_ROUTES];
+const ROUTES = [...LEARNER_ROUTES, ...COURSE_ROUTES, ...ACCOUNT_ROUTES, ...AUTHOR_ROUTES];
 
 const findRoute = () => ROUTES.find(([pattern]) => pattern.test(location.pathname));
 

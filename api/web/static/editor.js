@@ -126,8 +126,9 @@ const typeOverSelection = EditorView.domEventHandlers({
 
 // editor(initial, onChange, onRun) -> { element, value, goToLine(line, column), focus() }.
 // onChange(text) follows every edit the learner makes; onRun("run" | "submit") answers
-// Ctrl/Cmd+Enter and Ctrl/Cmd+Shift+Enter.
-export function editor(initial, onChange, onRun) {
+// Ctrl/Cmd+Enter and Ctrl/Cmd+Shift+Enter. label is the editor's accessible name (another page,
+// such as the authoring page's file editor, names what it edits).
+export function editor(initial, onChange, onRun, label = LABEL) {
   const shortcut = (mode) => () => {
     onRun(mode);
     return true;
@@ -156,7 +157,7 @@ export function editor(initial, onChange, onRun) {
       closeBrackets(),
       EditorView.lineWrapping,
       typeOverSelection,
-      EditorView.contentAttributes.of({ "aria-label": LABEL }),
+      EditorView.contentAttributes.of({ "aria-label": label }),
       theme,
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap]),
       EditorView.updateListener.of((update) => {

@@ -1,0 +1,147 @@
+// /author/{slug}/insight: acceptance with its Wilson interval in words, the server's two SVG charts
+// (scores, failing tests), each with the same numbers as a table, the most common verdicts and
+// failure categories, and the pairs of learners whose accepted solutions look alike, each opening
+// a side-by-side view.
+//
+// The charts need the API's authorization, and an <img src> request carries no Bearer token; so
+// each is read with fetch (author-http.js) and shown from an object URL (blob:, which the pages'
+// img-src allows; an image cannot run script). An image is one opaque picture to a screen reader,
+// so the numbers it draws are also given as a table, the chart's alt text pointing to it.
+import { ApiError, api } from "./api.js";
+import { acceptanceWords } from "./author-format.js";
+import { readBlob } from "./author-http.js";
+import { authorHref, dataTable, problemApi } from "./author-parts.js";
+import { el, label, link, notice, percent, setTitle, show } from "./dom.js";
+import { sideBySide } from "./side-by-side.js";
+
+function chart(slug, file, alt, signal) {
+  const image = el("img", { class: "chart", alt, width: "640", height: "320" });
+  const box = el("div", { class: "chart-box" }, image);
+  readBlob(`${problemApi(slug)}/insight/${file}`, signal).then((blob) => {
+    const url = URL.createObjectURL(blob);
+    image.addEventListener("load", () => URL.revokeObjectURL(url), { once: true });
+    image.src = url;
+  }).catch((error) => {
+    if (error.name !== "AbortError") box.replaceChildren(notice(`The chart could not be drawn: ${error.message}`, "error"));
+  });
+  return box;
+}
+
+const failingName = (t) => (t.name === null ? "every hidden test together" : t.name);
+
+function chartsSection(slug, insight, signal) {
+  const scores = insight.scores;
+  return el("section", { class: "author-box", "aria-labelledby": "charts-heading" },
+    el("h2", { id: "charts-heading" }, "Scores and failing tests"),
+    el("div", { class: "charts" },
+      el("figure", {},
+        chart(slug, "scores.svg", "Bar chart of the scores of judged submissions; the table below gives its numbers.", signal),
+        el("figcaption", {}, "Scores of judged submissions, in ranges of 10%"),
+        dataTable("Scores", ["Score range", "Submissions"],
+          scores.bins.map(([low, high], i) => [`${percent(low)} to ${percent(high)}`, { number: scores.counts[i] }]), "compact")),
+      el("figure", {},
+        chart(slug, "failing.svg", "Bar chart of the tests that fail most often; the table below gives its numbers.", signal),
+        el("figcaption", {}, "Tests that fail most often", insight.hidden_tests_by_name ? " (hidden ones included)" : ""),
+        insight.failing_tests.length
+          ? dataTable("Failing tests", ["Test", "Visibility", "Failures"],
+            insight.failing_tests.map((t) => [el("code", {}, failingName(t)), t.visibility, { number: t.failures }]), "compact")
+          : el("p", { class: "muted" }, "No test has failed."))));
+}
+
+function countsSection(insight) {
+  return el("section", { class: "author-box", "aria-labelledby": "counts-heading" },
+    el("h2", { id: "counts-heading" }, "Verdicts and explanation categories"),
+    el("div", { class: "count-tables" },
+      insight.verdicts.length
+        ? dataTable("Most common verdicts", ["Verdict", "Submissions"], insight.verdicts.map((v) => [label(v.verdict), { number: v.count }]), "compact")
+        : el("p", { class: "muted" }, "No verdicts yet."),
+      insight.categories.length
+        ? dataTable("Most common explanation categories", ["Category", "Failed tests"], insight.categories.map((c) => [label(c.category), { number: c.count }]), "compact")
+        : el("p", { class: "muted" }, "No failing tests, so no categories.")));
+}
+
+function similaritySection(slug, signal) {
+  const results = el("div");
+  const viewer = el("div", { class: "sbs-holder" });
+  const threshold = el("input", { id: "similarity-threshold", type: "number", min: "0", max: "100", step: "5", value: "50" });
+  const state = el("p", { class: "form-state", role: "status" });
+  const form = el("form", { class: "add-file" },
+    el("label", { for: "similarity-threshold" }, "Least similarity (%)"), threshold,
+    el("button", { type: "submit" }, "Show pairs"));
+
+  async function open(pair) {
+    state.textContent = `Opening ${pair.a.user} and ${pair.b.user} side by side…`;
+    try {
+      const view = await sideBySide(pair.a.submission, pair.b.submission, signal);
+      viewer.replaceChildren(view);
+      state.textContent = `${pair.a.user} and ${pair.b.user} are shown side by side below the table.`;
+      view.focus();
+    } catch (error) {
+      if (error.name !== "AbortError") state.textContent = `Not shown: ${error.message}`;
+    }
+  }
+
+  async function load(value) {
+    const query = value === undefined ? "" : `?threshold=${value}`;
+    const report = await api(`${problemApi(slug)}/similarity${query}`, { signal });
+    threshold.value = String(Math.round(report.threshold * 100));
+    viewer.replaceChildren();
+    const summary = el("p", {}, `${report.compared} accepted solutions compared (the latest of each learner)` +
+      `${report.total !== report.compared ? ` of ${report.total}` : ""}; ${report.pairs.length} pair${report.pairs.length === 1 ? "" : "s"} ` +
+      `at least ${percent(report.threshold)} alike.`);
+    results.replaceChildren(summary, report.message ? notice(report.message) : null,
+      report.pairs.length
+        ? dataTable("Pairs of solutions that look alike, most alike first", ["Learner A", "Learner B", "Similarity", "Matching ranges", "Compare"],
+          report.pairs.map((p) => [p.a.user, p.b.user, { number: percent(p.similarity) }, { number: p.matches.length },
+            el("button", { type: "button", class: "quiet", onclick: () => open(p) }, "Side by side",
+              el("span", { class: "sr-only" }, `: ${p.a.user} and ${p.b.user}`))]), "pairs")
+        : el("p", { class: "muted" }, "No pair is that alike."));
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = Number(threshold.value);
+    if (!Number.isFinite(value) || value < 0 || value > 100) {
+      state.textContent = "The least similarity is a percentage from 0 to 100.";
+      return;
+    }
+    load(value / 100).catch((error) => {
+      if (error.name !== "AbortError") state.textContent = `Not shown: ${error.message}`;
+    });
+  });
+
+  const element = el("section", { class: "author-box", "aria-labelledby": "similarity-heading" },
+    el("h2", { id: "similarity-heading" }, "Solutions that look alike"),
+    el("p", { class: "muted" }, "Accepted solutions compared by their fingerprints (winnowing over Python tokens, names and literals ignored). ",
+      "Alike is not copied: short problems have few ways to be solved."),
+    form, state, results, viewer);
+  return { element, load };
+}
+
+export async function insightPage(slug, signal) {
+  setTitle(`Insight ${slug}`);
+  let insight;
+  try {
+    insight = await api(`${problemApi(slug)}/insight`, { signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) {
+      show(el("h1", {}, `Insight: ${slug}`), notice(error.message, "error"));
+      return;
+    }
+    throw error;
+  }
+  setTitle(`Insight: ${slug}`);
+  const similar = similaritySection(slug, signal);
+  show(
+    el("div", { class: "problem-head" },
+      el("p", { class: "author-crumbs" }, link("/author", "My problems"), " · ", link(authorHref(slug), `Author ${slug}`)),
+      el("h1", {}, `Insight: ${slug}`)),
+    el("section", { class: "author-box", "aria-labelledby": "acceptance-heading" },
+      el("h2", { id: "acceptance-heading" }, "Acceptance"),
+      el("p", { class: "acceptance" }, acceptanceWords(insight.acceptance)),
+      insight.hidden_tests_by_name ? null : el("p", { class: "muted" }, "Hidden tests are counted together, unnamed.")),
+    chartsSection(slug, insight, signal),
+    countsSection(insight),
+    similar.element);
+  await similar.load();
+}

@@ -1,0 +1,55 @@
+// /author/{slug}/preview?version=V: a version of a problem (published or not) as its public page
+// shows it, read-only: statement, signature, limits, checker and public tests. For the owner or
+// an administrator (GET /problems/{slug}/preview answers 404 to anyone else).
+import { api } from "./api.js";
+import { shortVersion } from "./author-format.js";
+import { authorHref, problemApi } from "./author-parts.js";
+import { badge, el, link, serverHtml, setTitle, show } from "./dom.js";
+import { argumentsText, parseType, py } from "./values.js";
+
+function limitsText(limits) {
+  return `${limits.time_per_test} s per test · ${limits.time_per_submission} s per submission · ${limits.memory_mb} MB memory`;
+}
+
+function publicTests(problem) {
+  const returns = parseType(problem.returns);
+  return el("ol", { class: "tests samples" }, problem.public_tests.map((t) => el("li", { class: "test" },
+    el("div", { class: "test-head" }, el("span", { class: "test-name" }, t.name)),
+    el("dl", { class: "test-detail" },
+      el("dt", {}, "Arguments"), el("dd", {}, el("pre", {}, argumentsText(t.args, t.kwargs, problem.parameters))),
+      el("dt", {}, "Expected"), el("dd", {}, el("pre", {}, "raises" in t ? `raises ${t.raises}` : py(t.expected, returns))),
+      t.explanation ? [el("dt", {}, "Why"), el("dd", {}, t.explanation)] : null))));
+}
+
+export async function previewPage(slug, signal) {
+  const wanted = new URLSearchParams(location.search).get("version");
+  setTitle(`Preview ${slug}`);
+  const query = wanted ? `?version=${encodeURIComponent(wanted)}` : "";
+  const problem = await api(`${problemApi(slug)}/preview${query}`, { signal });
+  setTitle(`Preview: ${problem.title}`);
+  const version = (problem.versions || []).find((v) => v.version === wanted) ||
+    (problem.versions || [])[(problem.versions || []).length - 1];
+  const which = version
+    ? `version ${shortVersion(version.version)} (${version.published ? "published" : version.status === "valid" ? "valid, not published" : version.status})`
+    : "the newest version";
+
+  // Server-rendered Markdown (raw HTML escaped), as the public page shows it.
+  const statement = serverHtml(problem.statement_html, "statement rendered");
+  const first = statement.firstElementChild;
+  if (first && first.tagName === "H1" && first.textContent.trim() === problem.title) first.remove();
+
+  show(
+    el("p", { class: "notice preview-note", role: "note" }, `Preview of ${which}: learners see this page only once it is published. `,
+      link(authorHref(slug), "Back to authoring")),
+    el("div", { class: "problem-head" },
+      el("h1", {}, problem.title),
+      el("p", { class: "meta" }, badge(problem.difficulty, "difficulty"), problem.tags.map((t) => el("span", { class: "tag" }, t)))),
+    el("section", { class: "author-box preview" },
+      statement,
+      el("h2", {}, "Signature"), el("pre", { class: "signature" }, problem.signature),
+      el("h2", {}, "Limits"), el("p", {}, limitsText(problem.limits)),
+      el("p", {}, `Checker: ${problem.checker.name}`),
+      el("h2", {}, "Public tests"), publicTests(problem),
+      el("p", { class: "muted" }, `${problem.hidden_test_count} hidden tests are judged on Submit.`),
+      el("h2", {}, "Starter code"), el("pre", { class: "code signature" }, problem.starter)));
+}

@@ -1,0 +1,115 @@
+// "Rejudge" on the authoring page: every submission judged again against the published version,
+// its progress in a <progress> bar fed by GET /problems/{slug}/rejudges/latest once a second; and
+// the hidden tests of a version, read-only.
+import { ApiError, api, sleep } from "./api.js";
+import { dataTable, problemApi } from "./author-parts.js";
+import { el, timeText } from "./dom.js";
+import { argumentsText, parseType, py } from "./values.js";
+
+const POLL_MS = 1000;
+const REJUDGED_PREFIX = "judge.rejudged.";
+
+function rejudgedHere(slug) {
+  try {
+    return localStorage.getItem(REJUDGED_PREFIX + slug) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function rememberRejudge(slug) {
+  try {
+    localStorage.setItem(REJUDGED_PREFIX + slug, new Date().toISOString());
+  } catch {
+    // storage refused: the progress is still followed now, just not after a reload
+  }
+}
+
+export function rejudgePanel(slug, signal) {
+  const bar = el("progress", { id: "rejudge-progress", max: "1", value: "0", "aria-labelledby": "rejudge-label" });
+  const words = el("p", { id: "rejudge-words", class: "muted" });
+  const status = el("p", { class: "form-state", role: "status" });
+  const button = el("button", { type: "button" }, "Rejudge");
+  let following = false;
+
+  const draw = (p) => {
+    bar.max = Math.max(1, p.total);
+    bar.value = p.total ? p.done : 1;
+    words.textContent = `${p.done} of ${p.total} judged · ${p.queued} queued · ${p.running} running · ` +
+      `against version ${p.version.slice(0, 10)}, asked for ${timeText(p.requested_at)}` +
+      (p.requested_by ? ` by ${p.requested_by}` : "");
+  };
+
+  async function follow() {
+    if (following) return;
+    following = true;
+    try {
+      for (;;) {
+        const progress = await api(`${problemApi(slug)}/rejudges/latest`, { signal });
+        draw(progress);
+        if (progress.done >= progress.total) {
+          status.textContent = progress.total ? `Rejudge finished: ${progress.done} of ${progress.total} judged.` : "There was nothing to rejudge.";
+          return;
+        }
+        await sleep(POLL_MS, signal);
+      }
+    } finally {
+      following = false;
+    }
+  }
+
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.textContent = "Asking for a rejudge…";
+    try {
+      const done = await api(`${problemApi(slug)}/rejudge`, { method: "POST", signal });
+      rememberRejudge(slug);
+      status.textContent = `Rejudging ${done.requeued} submissions against version ${done.version.slice(0, 10)}…`;
+      await follow();
+    } catch (error) {
+      if (error.name !== "AbortError") status.textContent = `Not rejudged: ${error.message}`;
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  // The latest rejudge on arrival, followed on if it is still running. Only once this browser has
+  // asked for one: before any rejudge the API answers 404, which a browser logs as a failed load.
+  async function start() {
+    if (!rejudgedHere(slug)) {
+      words.textContent = "No rejudge asked for from this browser yet.";
+      return;
+    }
+    try {
+      const progress = await api(`${problemApi(slug)}/rejudges/latest`, { signal });
+      draw(progress);
+      if (progress.done < progress.total) await follow();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) words.textContent = "Never rejudged.";
+      else if (error.name !== "AbortError") words.textContent = `The latest rejudge could not be read: ${error.message}`;
+    }
+  }
+
+  const element = el("section", { class: "author-box", "aria-labelledby": "rejudge-heading" },
+    el("h2", { id: "rejudge-heading" }, "Rejudge"),
+    el("p", { class: "muted" }, "Judges every run and submission of this problem again against the published version (tries are left alone)."),
+    el("div", { class: "actions" }, button),
+    el("div", { class: "rejudge-bar" }, el("span", { id: "rejudge-label" }, "Rejudge progress"), bar),
+    words, status);
+  return { element, start };
+}
+
+// problem: a ProblemDetail of the owner (GET .../preview?version=), which holds hidden_tests.
+export function hiddenTestsView(problem) {
+  const tests = problem.hidden_tests || [];
+  if (!tests.length) return el("p", { class: "muted" }, "This version has no hidden tests.");
+  const returns = parseType(problem.returns);
+  const table = dataTable(`${tests.length} hidden tests (read-only; edit tests/ in the files above)`,
+    ["Name", "Arguments", "Expected", "Why"],
+    tests.map((t) => [el("code", {}, t.name),
+      el("pre", {}, argumentsText(t.args, t.kwargs, problem.parameters)),
+      el("pre", {}, "raises" in t ? `raises ${t.raises}` : py(t.expected, returns)),
+      t.explanation || ""]), "hidden-tests");
+  // Folded: sixty tests of long arguments would bury the rest of the page.
+  return el("details", { class: "hidden-tests-box" }, el("summary", {}, `Show the ${tests.length} hidden tests`), table);
+}

@@ -1,0 +1,130 @@
+// The authoring page's versions: a table of every version with its status, the validation report
+// of one (the reference's verdict, determinism, each wrong solution's declared and actual verdict,
+// the test counts, the failures), Publish, Roll back (with a confirmation), and following a new
+// draft's validation until it is valid or invalid.
+import { api, sleep } from "./api.js";
+import { shortVersion, versionActions } from "./author-format.js";
+import { authorHref, dataTable, problemApi, statusBadge } from "./author-parts.js";
+import { badge, el, label, timeText } from "./dom.js";
+
+const POLL_MS = 1000;
+
+const yesNo = (value) => (value === null || value === undefined ? "not checked" : value ? "yes" : "no");
+
+function reportView(detail) {
+  const report = detail.validation;
+  const title = el("h3", { id: "report-heading" }, `Validation report of version ${shortVersion(detail.version)}`);
+  if (detail.status === "draft" || !report) {
+    return [title, el("p", {}, statusBadge(detail.status), " The sandbox is validating this version…")];
+  }
+  const reference = report.reference;
+  const facts = el("dl", { class: "report-facts" },
+    el("dt", {}, "Status"), el("dd", {}, statusBadge(detail.status), detail.published ? " (published)" : ""),
+    el("dt", {}, "Reference solution"),
+    el("dd", {}, reference
+      ? [badge(reference.verdict, "verdict"), ` score ${Number(reference.score).toFixed(2)}`,
+        reference.total !== null && reference.total !== undefined ? ` (${reference.passed} of ${reference.total} tests passed)` : ""]
+      : "not run"),
+    el("dt", {}, "Deterministic"), el("dd", {}, yesNo(report.deterministic),
+      report.deterministic === false ? " (two runs of the reference disagreed)" : ""),
+    el("dt", {}, "Public tests"), el("dd", {}, report.public_tests ?? "unknown"),
+    el("dt", {}, "Hidden tests"), el("dd", {}, report.hidden_tests ?? "unknown"),
+    report.validated_at ? [el("dt", {}, "Validated"), el("dd", {}, timeText(report.validated_at))] : null,
+    report.source ? [el("dt", {}, "Source"), el("dd", {}, report.source)] : null);
+  const wrong = (report.wrong || []).length
+    ? dataTable("Wrong solutions: each must get the verdict its first line declares",
+      ["File", "Declared", "Got", "Result"],
+      report.wrong.map((w) => [el("code", {}, w.file), label(w.declared), label(w.got),
+        el("span", { class: w.ok ? "ok" : "not-ok" }, w.ok ? "✓ ok" : "✗ not ok")]), "wrong-table")
+    : el("p", { class: "muted" }, "No wrong solutions were checked.");
+  const failures = (report.failures || []).length
+    ? [el("h4", {}, "Failures"), el("ul", { class: "failures" }, report.failures.map((f) => el("li", {}, el("pre", {}, f))))]
+    : el("p", { class: "good" }, "No failures: the version passed validation.");
+  return [title, facts, wrong, failures];
+}
+
+// versionsPanel(slug, signal, { onEdit(version) }) -> { element, refresh(), follow(version) }.
+export function versionsPanel(slug, signal, { onEdit }) {
+  const status = el("p", { class: "form-state", role: "status" });
+  const tableBox = el("div");
+  const report = el("section", { class: "report", "aria-labelledby": "report-heading" });
+  let versions = [];
+  let shown = null; // the version whose report is shown
+
+  async function showReport(version) {
+    shown = version;
+    const detail = await api(`${problemApi(slug)}/versions/${encodeURIComponent(version)}`, { signal });
+    if (shown === version) report.replaceChildren(...reportView(detail).flat());
+    return detail;
+  }
+
+  async function publish(version, action) {
+    const short = shortVersion(version);
+    if (action === "roll back" && !window.confirm(
+      `Roll back to version ${short}? Learners see it from now on; the version published now stays in the list.`)) return;
+    status.textContent = `${action === "roll back" ? "Rolling back to" : "Publishing"} version ${short}…`;
+    try {
+      await api(`${problemApi(slug)}/publish`, { method: "POST", json: { version }, signal });
+      status.textContent = `Version ${short} is published.`;
+      await refresh();
+    } catch (error) {
+      if (error.name !== "AbortError") status.textContent = `Not published: ${error.message}`;
+    }
+  }
+
+  function drawTable() {
+    const actions = versionActions(versions);
+    const rows = versions.map((v, i) => ({ v, action: actions[i] })).reverse(); // newest first
+    const cell = ({ v, action }) => {
+      const short = shortVersion(v.version);
+      const named = (text) => [text, el("span", { class: "sr-only" }, ` version ${short}`)];
+      return el("div", { class: "author-actions" },
+        el("button", { type: "button", class: "quiet", onclick: () => showReport(v.version).catch(() => {}) }, named("Report")),
+        el("button", { type: "button", class: "quiet", onclick: () => onEdit(v.version) }, named("Edit")),
+        el("a", { href: `${authorHref(slug)}/preview?version=${encodeURIComponent(v.version)}` }, named("Preview")),
+        action === "publish" ? el("button", { type: "button", class: "primary", onclick: () => publish(v.version, action) }, named("Publish")) : null,
+        action === "roll back" ? el("button", { type: "button", onclick: () => publish(v.version, action) }, named("Roll back")) : null);
+    };
+    tableBox.replaceChildren(dataTable("Versions, newest first", ["Version", "Saved", "Status", "Published", "Actions"],
+      rows.map((row) => [el("code", {}, shortVersion(row.v.version)), timeText(row.v.created_at), statusBadge(row.v.status),
+        row.v.published ? el("strong", {}, "published") : "", cell(row)]), "versions"));
+  }
+
+  async function refresh() {
+    versions = await api(`${problemApi(slug)}/versions`, { signal });
+    drawTable();
+    if (!shown && versions.length) await showReport(versions[versions.length - 1].version);
+    else if (shown) await showReport(shown);
+    return versions;
+  }
+
+  // A draft's validation runs in the background: ask about it every second until it is decided.
+  async function follow(version) {
+    const short = shortVersion(version);
+    const started = Date.now();
+    status.textContent = `Validating version ${short}…`;
+    await refresh();
+    await showReport(version);
+    for (;;) {
+      const detail = await api(`${problemApi(slug)}/versions/${encodeURIComponent(version)}`, { signal });
+      if (detail.status !== "draft") {
+        await refresh();
+        await showReport(version);
+        const first = detail.validation && detail.validation.failures && detail.validation.failures[0];
+        status.textContent = detail.status === "valid"
+          ? `Version ${short} is valid: it can be published.`
+          : `Version ${short} is invalid${first ? `: ${first}` : ""}.`;
+        return detail;
+      }
+      await sleep(POLL_MS, signal);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      if (seconds % 5 === 0) status.textContent = `Validating version ${short}… (${seconds} s)`;
+    }
+  }
+
+  const element = el("section", { class: "author-box", "aria-labelledby": "versions-heading" },
+    el("h2", { id: "versions-heading" }, "Versions"),
+    el("p", { class: "muted" }, "Publish a valid version to show it to learners; Roll back publishes an older valid one."),
+    tableBox, status, report);
+  return { element, refresh, follow };
+}
