@@ -96,10 +96,10 @@ function teacherAssignments(course, problems, redraw, signal) {
         el("td", {}, timeText(a.opens_at)),
         el("td", {}, a.late_policy === "accept" ? "accepted, marked late" : "refused"),
         el("td", { class: "number" }, String(a.problems.length)),
-        el("td", { class: "row-actions" },
+        el("td", {}, el("div", { class: "row-actions" },
           link(`${assignmentHref(a.id)}/gradebook`, "Gradebook", { "aria-label": `Gradebook of “${a.title}”` }),
           el("button", { type: "button", onclick: () => edit(a), "aria-label": `Edit “${a.title}”` }, "Edit"),
-          el("button", { type: "button", class: "quiet danger", onclick: () => remove(a), "aria-label": `Delete “${a.title}”` }, "Delete")))))))
+          el("button", { type: "button", class: "quiet danger", onclick: () => remove(a), "aria-label": `Delete “${a.title}”` }, "Delete"))))))))
     : notice("No assignments yet: create one below.");
   const create = assignmentForm({
     problems, initial: null, prefix: "new", submitText: "Create assignment",

@@ -70,6 +70,7 @@ export async function coursesPage(signal) {
           el("td", {}, link(courseHref(c.id), c.title)), el("td", {}, roleText(c.role)))))))
       : notice(teaches ? "You have no courses yet: create one below."
         : "You are in no course yet: open the join link your instructor gave you."),
-    pending.length ? [el("h2", {}, "What is due"), dueTable(pending, now)] : null,
+    pending.length ? el("section", { "aria-labelledby": "due-heading" },
+      el("h2", { id: "due-heading" }, "What is due"), dueTable(pending, now)) : null,
     teaches ? createCourseForm() : null);
 }
