@@ -11,14 +11,21 @@ from judge.errors import DomainError
 
 STATUS = {  # the one map from the judge's error codes to HTTP
     "unauthorized": 401,
+    "bad_credentials": 401,  # sign-in: one answer for an unknown name and a wrong password
     "not_found": 404,
     "forbidden": 403,
     "not_solved": 403,  # the editorial, before an accepted submission
+    "csrf": 403,  # a cookie-authenticated change without the session's X-CSRF-Token
+    "wrong_password": 403,  # changing a password: the current one is wrong or missing
+    "not_open": 403,  # a submission for an assignment that has not opened yet
+    "past_due": 403,  # a submission after the due time of an assignment that refuses late work
     "too_large": 413,
     "invalid_input": 422,
     "conflict": 409,
     "no_more_hints": 409,
+    "last_admin": 409,
     "quota_exceeded": 429,
+    "too_many_attempts": 429,  # failed sign-ins; with Retry-After
     "bad_request": 400,
     "unavailable": 503,
 }

@@ -19,13 +19,14 @@ from rich.console import Console
 
 from judge.cli import app
 from judge.errors import DomainError
+from judge.service.accounts import set_password
 from judge.service.bootstrap import first_admin_token, prepare_database
 from judge.service.celery_app import QUEUES, use_broker
 from judge.service.db.models import Role
 from judge.service.db.session import session_scope
 from judge.service.private_redis import PrivateRedis, redis_binary
 from judge.service.supervision import Supervised
-from judge.service.users import create_user
+from judge.service.users import create_user, user_named
 from judge.settings import Settings, get_settings
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -43,21 +44,56 @@ def worker_command(concurrency: int) -> list[str]:
             "-Q", ",".join(QUEUES), "--concurrency", str(concurrency), "--loglevel", "INFO"]
 
 
+def _password_from_stdin() -> str:
+    """One line of standard input, without its line end: `printf %s "$PW" | judge users ...`
+    keeps the password out of the process list and the shell's history."""
+    from judge.cli import fail
+
+    password = sys.stdin.readline().rstrip("\r\n")
+    if not password:
+        raise fail("--password-stdin: standard input held no password")
+    return password
+
+
+PasswordStdin = Annotated[bool, typer.Option(
+    "--password-stdin", help="read a password (10 to 200 characters) from the first line of stdin")]
+
+
 @users_app.command("create")
 def create(
     name: str,
     role: Annotated[Role, typer.Option(help="learner, instructor or admin")] = Role.LEARNER,
+    password_stdin: PasswordStdin = False,
 ) -> None:
-    """Create a user and print a new API token (shown only this once)."""
+    """Create a user and print a new API token (shown only this once); with --password-stdin the
+    user can also sign in to the pages."""
     from judge.cli import fail
 
+    password = _password_from_stdin() if password_stdin else None
     prepare_database()
     try:
         with session_scope() as session:
-            _, token = create_user(session, name, role)
+            _, token = create_user(session, name, role, password)
     except DomainError as exc:
         raise fail(str(exc)) from exc
     print(token)
+
+
+@users_app.command("set-password")
+def set_password_command(name: str, password_stdin: PasswordStdin = False) -> None:
+    """Set a user's password (their browser sessions end)."""
+    from judge.cli import fail
+
+    if not password_stdin:
+        raise fail("give the password on standard input with --password-stdin (never as an argument)")
+    password = _password_from_stdin()
+    prepare_database()
+    try:
+        with session_scope() as session:
+            set_password(session, user_named(session, name), password)
+    except DomainError as exc:
+        raise fail(str(exc)) from exc
+    err.print(f"password of {name.strip()!r} set", highlight=False)
 
 
 def worker(concurrency: Annotated[int, typer.Option(help="parallel submissions")] = 2) -> None:
