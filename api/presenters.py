@@ -98,7 +98,8 @@ def submission_summary(submission: Submission) -> SubmissionSummary:
         id=submission.id, problem=submission.problem.slug,
         problem_version=submission.version.version, user=submission.user.name,
         mode=Mode(submission.mode), status=submission.status, verdict=submission.verdict,
-        score=submission.score, created_at=submission.created_at,
+        score=submission.score, assignment=submission.assignment_id, late=submission.late,
+        created_at=submission.created_at,
         started_at=submission.started_at, finished_at=submission.finished_at,
     )
 

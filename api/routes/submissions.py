@@ -40,7 +40,7 @@ def submit(
 ) -> SubmissionOut:
     """Store a submission and queue it for judging (a try: on your own arguments)."""
     submission = submissions.submit(session, user, body.problem, body.code, body.mode,
-                                    idempotency_key, body.arguments)
+                                    idempotency_key, body.arguments, body.assignment)
     response.headers["Location"] = f"/api/v1/submissions/{submission.id}"
     return submission_detail(submission, user)
 

@@ -19,6 +19,10 @@ class SubmissionCreate(BaseModel):
     arguments: list[Any] | None = Field(None, description=(
         "for mode try only: one JSON value per parameter, in order, each of the declared type "
         "(at most 64 KiB of JSON)"))
+    assignment: int | None = Field(None, description=(
+        "the id of an assignment of one of your courses that holds the problem: the submission "
+        "counts in its gradebook (mode submit only); refused before it opens (403 not_open) and "
+        "after it is due when it takes no late work (403 past_due), else marked late"))
 
 
 class SubmissionSummary(BaseModel):
@@ -30,6 +34,8 @@ class SubmissionSummary(BaseModel):
     status: str
     verdict: str | None
     score: float | None
+    assignment: int | None = Field(None, description="the assignment it was sent for")
+    late: bool = Field(False, description="sent for an assignment after its due time")
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

@@ -4,6 +4,10 @@ Learners see published problems and their own submissions, and never a hidden te
 may author, and see everything of the problems they own; admins may do everything. What a
 caller may not *see* answers "not found", exactly like something missing, so ids and slugs
 reveal nothing; a problem they may see but not change answers "forbidden".
+
+Courses: instructors and admins create them. A course and its assignments are seen by its
+members (and admins); only its instructors (and admins) change them or read a gradebook; only
+its learners submit for an assignment.
 """
 
 from __future__ import annotations
@@ -13,13 +17,26 @@ from enum import StrEnum
 from sqlalchemy import ColumnElement, or_, true
 
 from judge.errors import DomainError, Forbidden, NotFound
-from judge.service.db.models import ProblemRow, Role, Submission, User
+from judge.service.db.models import (
+    Assignment,
+    Course,
+    CourseRole,
+    ProblemRow,
+    Role,
+    Submission,
+    User,
+)
+
+Target = ProblemRow | Submission | Course | Assignment | None
 
 
 class Action(StrEnum):
     AUTHOR = "author"  # create problems at all
     READ = "read"  # a problem (published, or a draft one owns) or a submission
-    MANAGE = "manage"  # a problem one owns: new versions, publish, rejudge, hidden tests
+    MANAGE = "manage"  # a problem one owns: new versions, publish, rejudge, hidden tests;
+    # a course one teaches: its join code, its assignments, their gradebooks
+    TEACH = "teach"  # create courses at all
+    SUBMIT = "submit"  # send submissions for an assignment: the learners of its course
     ADMINISTER = "administer"  # users: list them, change roles, create them with a password
 
 
@@ -29,13 +46,39 @@ def owns_problem(user: User, problem: ProblemRow) -> bool:
     return user.role == Role.INSTRUCTOR and problem.owner_id == user.id
 
 
-def authorize(user: User, action: Action, target: ProblemRow | Submission | None = None) -> None:
+def course_role(user: User, course: Course) -> CourseRole | None:
+    """The user's place in the course, None for an outsider (admins included)."""
+    for member in course.members:
+        if member.user_id == user.id:
+            return CourseRole(member.role)
+    return None
+
+
+def _authorize_course(user: User, action: Action, course: Course, missing: str) -> None:
+    """The rules shared by a course and its assignments; ``missing`` is what a stranger hears."""
+    role = course_role(user, course)
+    if action is Action.SUBMIT:
+        if role is CourseRole.LEARNER:
+            return
+        if role is None and user.role != Role.ADMIN:
+            raise NotFound(missing)
+        raise Forbidden("only the course's learners submit for its assignments")
+    if user.role == Role.ADMIN or role is CourseRole.INSTRUCTOR:
+        return
+    if role is None:
+        raise NotFound(missing)  # someone else's course does not exist
+    if action is Action.READ:
+        return
+    raise Forbidden("only the course's instructors may do this")
+
+
+def authorize(user: User, action: Action, target: Target = None) -> None:
     """Return when ``user`` may do ``action`` to ``target``; raise NotFound or Forbidden."""
     if action is Action.ADMINISTER:
         if user.role != Role.ADMIN:
             raise Forbidden("only admins may do this")
         return
-    if action is Action.AUTHOR or (action is Action.MANAGE and user.role == Role.LEARNER):
+    if action in (Action.AUTHOR, Action.TEACH) or (action is Action.MANAGE and user.role == Role.LEARNER):
         if user.role not in (Role.INSTRUCTOR, Role.ADMIN):
             raise Forbidden("only instructors and admins may do this")
         if target is None:
@@ -52,10 +95,14 @@ def authorize(user: User, action: Action, target: ProblemRow | Submission | None
         if action is Action.READ:
             raise NotFound(f"no problem {target.slug!r}")  # someone else's draft does not exist
         raise Forbidden(f"you do not own problem {target.slug!r}")
+    if isinstance(target, Course):
+        return _authorize_course(user, action, target, f"no course {target.id}")
+    if isinstance(target, Assignment):
+        return _authorize_course(user, action, target.course, f"no assignment {target.id}")
     raise TypeError(f"cannot authorize {action} on {target!r}")
 
 
-def allowed(user: User, action: Action, target: ProblemRow | Submission | None = None) -> bool:
+def allowed(user: User, action: Action, target: Target = None) -> bool:
     """``authorize`` as a yes or no, for filtering what a listing shows."""
     try:
         authorize(user, action, target)

@@ -1,5 +1,6 @@
-"""Submissions: accepting them (limits, idempotency, the learner's queue quota, queueing),
-finding one, listing them. Their status changes after creation belong to ``lifecycle``."""
+"""Submissions: accepting them (limits, idempotency, the learner's queue quota, an assignment's
+window, queueing), finding one, listing them. Their status changes after creation belong to
+``lifecycle``."""
 
 from __future__ import annotations
 
@@ -21,14 +22,17 @@ from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded, TooLar
 from judge.problem_paths import shown
 from judge.problems import SLUG
 from judge.service.access import Action, authorize, readable_submissions
+from judge.service.assignments import window
 from judge.service.catalog import load_version
 from judge.service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
 from judge.service.db.models import (
+    Assignment,
     ProblemRow,
     Role,
     Submission,
     SubmissionStatus,
     User,
+    utcnow,
 )
 from judge.settings import get_settings
 
@@ -61,10 +65,13 @@ def published_problem(session: Session, slug: str) -> ProblemRow:
     return row
 
 
-def _request_hash(slug: str, code: str, mode: Mode, arguments: list[Any] | None) -> str:
+def _request_hash(slug: str, code: str, mode: Mode, arguments: list[Any] | None,
+                  assignment: int | None = None) -> str:
     fields: list[Any] = [slug, code, mode.value]
     if arguments is not None:  # so that the hashes of earlier rows stay what they were
         fields.append(arguments)
+    if assignment is not None:  # a dict, never mistaken for the arguments' list
+        fields.append({"assignment": assignment})
     body = json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass")
     return hashlib.sha256(body).hexdigest()
 
@@ -79,6 +86,26 @@ def check_arguments(problem: ProblemRow, mode: Mode, arguments: list[Any] | None
         raise InvalidInput("arguments: a try (mode \"try\") needs arguments, one value per parameter")
     assert problem.published_version is not None
     typed_arguments(load_version(problem.published_version), arguments)
+
+
+def check_assignment(session: Session, user: User, assignment_id: int, problem: ProblemRow,
+                     mode: Mode) -> bool:
+    """Whether the submission is late for the assignment it is sent for.
+
+    Only the course's learners send work for an assignment, and only for its problems. A
+    submission (mode submit) is refused before the assignment opens, and after it is due when
+    its policy refuses late work; runs and tries never count, so they are taken at any time.
+    """
+    assignment = session.get(Assignment, assignment_id) if 0 < assignment_id <= MAX_ID else None
+    if assignment is None:
+        raise NotFound(f"no assignment {assignment_id}")
+    authorize(user, Action.SUBMIT, assignment)
+    if all(link.problem_id != problem.id for link in assignment.problems):
+        raise InvalidInput(f"assignment: problem {problem.slug!r} is not part of assignment {assignment_id}")
+    now = utcnow()
+    if mode is Mode.SUBMIT:
+        return window(assignment, now)
+    return now > assignment.due_at
 
 
 def queue_for(mode: str) -> str:
@@ -113,7 +140,7 @@ def _one_at_a_time(session: Session, user: User) -> Iterator[None]:
 
 def create_submission(
     session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None,
-    arguments: list[Any] | None = None,
+    arguments: list[Any] | None = None, assignment: int | None = None,
 ) -> tuple[Submission, bool]:
     """Store a queued submission and commit it; (submission, created). The caller enqueues it
     only when created, after this commit, so a worker never looks for a row that isn't there."""
@@ -123,21 +150,21 @@ def create_submission(
         raise NotFound(f"no published problem {shown(slug)}")
     try:
         with _one_at_a_time(session, user):
-            return _create_locked(session, user, slug, code, mode, key, arguments)
+            return _create_locked(session, user, slug, code, mode, key, arguments, assignment)
     except IntegrityError:
         if key is None:  # only the idempotency key is unique: anything else is not a race
             raise
         # The same key arrived twice at once past the lock (another process on SQLite): the
         # other request won; answer with its row.
         session.rollback()
-        return create_submission(session, user, slug, code, mode, key, arguments)
+        return create_submission(session, user, slug, code, mode, key, arguments, assignment)
 
 
 def _create_locked(
     session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None,
-    arguments: list[Any] | None,
+    arguments: list[Any] | None, assignment: int | None,
 ) -> tuple[Submission, bool]:
-    digest = _request_hash(slug, code, mode, arguments)
+    digest = _request_hash(slug, code, mode, arguments, assignment)
     if key is not None:
         previous = session.scalar(select(Submission).where(
             Submission.user_id == user.id, Submission.idempotency_key == key))
@@ -148,6 +175,7 @@ def _create_locked(
     check_code(code)
     problem = published_problem(session, slug)
     check_arguments(problem, mode, arguments)
+    late = False if assignment is None else check_assignment(session, user, assignment, problem, mode)
     if user.role == Role.LEARNER:
         quota = get_settings().learner_queue_quota
         pending = session.scalar(select(func.count()).select_from(Submission).where(
@@ -161,6 +189,7 @@ def _create_locked(
     submission = Submission(
         user_id=user.id, problem_id=problem.id, version_id=problem.published_version_id,
         mode=mode.value, code=code, arguments=arguments, idempotency_key=key, request_hash=digest,
+        assignment_id=assignment, late=late,
     )
     session.add(submission)
     session.commit()
@@ -168,13 +197,14 @@ def _create_locked(
 
 
 def submit(session: Session, user: User, slug: str, code: str, mode: Mode,
-           key: str | None, arguments: list[Any] | None = None) -> Submission:
+           key: str | None, arguments: list[Any] | None = None,
+           assignment: int | None = None) -> Submission:
     """Store a submission and queue it (a replay of an Idempotency-Key returns the first one).
 
     When the queue is unreachable the row stays saved and queued, recovery sends it later, and
     the caller hears Unavailable so that a client knows to poll rather than post again.
     """
-    submission, created = create_submission(session, user, slug, code, mode, key, arguments)
+    submission, created = create_submission(session, user, slug, code, mode, key, arguments, assignment)
     # A replay of a row still queued sends it again: the client may be retrying after a 503, and
     # a second message for one row is harmless (the claim lets only one worker judge it).
     if created or submission.status == SubmissionStatus.QUEUED:

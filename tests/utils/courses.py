@@ -1,0 +1,70 @@
+"""Helpers for tests of courses and assignments over HTTP (the fast layer and the real stack)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+from judge.service.db.models import Role
+from judge.service.db.session import session_scope
+from judge.service.users import create_user
+from tests.utils.service import bearer
+
+API = "/api/v1"
+Client = TestClient | httpx.Client
+PLUS_TWO = timezone(timedelta(hours=2))
+
+
+def at(hours: float) -> str:
+    """A time ``hours`` from now (negative: in the past), ISO 8601 with an offset of +02:00, so
+    that every test also checks the conversion to UTC."""
+    return (datetime.now(UTC) + timedelta(hours=hours)).astimezone(PLUS_TWO).isoformat()
+
+
+def new_user(name: str, role: Role = Role.LEARNER) -> str:
+    """A user of the service's database; its token."""
+    with session_scope() as session:
+        return create_user(session, name, role)[1]
+
+
+def new_course(client: Client, token: str, title: str = "Metrics 101") -> dict[str, Any]:
+    response = client.post(f"{API}/courses", headers=bearer(token), json={"title": title})
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def join(client: Client, token: str, code: str) -> httpx.Response:
+    return client.post(f"{API}/courses/join", headers=bearer(token), json={"code": code})
+
+
+def assignment_body(problems: list[str], opens: float = -1, due: float = 24, policy: str = "accept",
+                    title: str = "Week 1") -> dict[str, Any]:
+    return {"title": title, "opens_at": at(opens), "due_at": at(due), "late_policy": policy,
+            "problems": problems}
+
+
+def new_assignment(client: Client, token: str, course_id: int, problems: list[str],
+                   **kwargs: Any) -> dict[str, Any]:
+    response = client.post(f"{API}/courses/{course_id}/assignments", headers=bearer(token),
+                           json=assignment_body(problems, **kwargs))
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def send(client: Client, token: str, code: str, assignment: int | None, problem: str = "secret_lookup",
+         mode: str = "submit", **headers: str) -> httpx.Response:
+    body: dict[str, Any] = {"problem": problem, "code": code, "mode": mode}
+    if assignment is not None:
+        body["assignment"] = assignment
+    return client.post(f"{API}/submissions", headers={**bearer(token), **headers}, json=body)
+
+
+def csv_rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline="")))
