@@ -71,8 +71,9 @@ const theme = EditorView.theme({
   ".cm-scroller": {
     fontFamily: "var(--mono, ui-monospace, monospace)", // the page's monospace stack, inherited
     lineHeight: "1.5",
+    // No maximum: the editor grows with the code and the page scrolls. A capped height would make
+    // a scrolling box that a keyboard cannot reach on its own (axe: scrollable-region-focusable).
     minHeight: "22em",
-    maxHeight: "75vh",
   },
   ".cm-content": { caretColor: color("ink"), padding: "6px 0" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: color("ink") },
