@@ -5,10 +5,10 @@ that name, or from that address, until enough of them are older than the window;
 says how many seconds that is (``Retry-After``). Rows older than the window are deleted when a
 new failure is recorded, so the table holds at most one window's worth.
 
-The address is the TCP peer of the request as the API sees it. Behind a reverse proxy every
-client has the proxy's address: then the per-name limit still holds, and the per-address one
-counts the proxy as a whole (run uvicorn with ``--proxy-headers`` and ``--forwarded-allow-ips``
-for the proxy, and the peer becomes the client the proxy names).
+The address is the client as uvicorn reports it: the TCP peer, which uvicorn replaces with
+``X-Forwarded-For`` only for connections from ``--forwarded-allow-ips`` (127.0.0.1 by default).
+Nothing here reads that header: behind a proxy uvicorn does not trust, every client has the
+proxy's address, the per-name limit still holds and the per-address one counts the proxy whole.
 """
 
 from __future__ import annotations
