@@ -54,9 +54,11 @@ def version_out(row: ProblemRow, version: ProblemVersion) -> VersionOut:
                       validation=version.validation, created_at=version.created_at)
 
 
-def problem_detail(session: Session, row: ProblemRow, viewer: User) -> ProblemDetail:
-    """Hidden tests and versions only for the owner: for anyone else the keys are left out."""
-    problem = load_version(current_version(session, row))
+def problem_detail(session: Session, row: ProblemRow, viewer: User,
+                   version: ProblemVersion | None = None) -> ProblemDetail:
+    """Hidden tests and versions only for the owner: for anyone else the keys are left out.
+    ``version`` shows another version than the current one (an owner's preview)."""
+    problem = load_version(version or current_version(session, row))
     owner = owns_problem(viewer, row)
     progress = progress_by_problem(session, viewer, [row.id])[row.id]
     owners_view: dict[str, Any] = {}

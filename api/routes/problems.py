@@ -1,4 +1,5 @@
-"""Problems: browse, author (JSON or an archive), validate, publish, rejudge, statistics.
+"""Problems: browse, author (JSON, an archive or a copy), validate, publish or roll back, rejudge
+and follow it, preview, statistics.
 
 Each route parses, authorizes (``judge.service.access.authorize``), calls the service
 (``judge.service.authoring``) and shapes the answer (``api.presenters``)."""
@@ -26,11 +27,22 @@ from api.schemas import (
     Stats,
     VersionOut,
 )
+from api.schemas.authoring import (
+    CopyRequest,
+    ReferenceResult,
+    RejudgeProgress,
+    ValidationReport,
+    VersionDetail,
+    VersionFiles,
+    WrongResult,
+)
 from api.uploads import Upload, received, uploaded_files
+from judge.errors import NotFound
+from judge.problems import ProblemError
 from judge.service import authoring, editorials, hints
-from judge.service.access import Action, allowed, authorize
+from judge.service.access import Action, allowed, authorize, owns_problem
 from judge.service.catalog import load_version
-from judge.service.db.models import ProblemRow, User
+from judge.service.db.models import ProblemRow, ProblemVersion, User
 from judge.service.progress import progress_by_problem
 
 router = APIRouter(prefix="/problems", tags=["problems"])
@@ -152,8 +164,73 @@ def publish(slug: str, body: PublishRequest, session: SessionDep, user: Instruct
 @router.post("/{slug}/rejudge", response_model=Rejudged)
 def rejudge(slug: str, session: SessionDep, user: Instructor) -> Rejudged:
     """Judge every submission of a problem you own again, against its published version."""
-    done = authoring.rejudge(session, _problem(session, user, slug, Action.MANAGE))
+    done = authoring.rejudge(session, _problem(session, user, slug, Action.MANAGE), user.id)
     return Rejudged(problem=slug, version=done.version, requeued=done.requeued)
+
+
+@router.get("/{slug}/rejudges/latest", response_model=RejudgeProgress,
+            responses={404: {"description": "no such problem, or it was never rejudged"}})
+def rejudge_progress(slug: str, session: SessionDep, user: Instructor) -> RejudgeProgress:
+    """How far the latest rejudge of a problem you own has come (for a progress bar)."""
+    progress = authoring.rejudge_progress(session, _problem(session, user, slug, Action.MANAGE))
+    return RejudgeProgress(problem=slug, version=progress.version, requested_at=progress.requested_at,
+                           requested_by=progress.requested_by, total=progress.total, done=progress.done,
+                           queued=progress.queued, running=progress.running)
+
+
+@router.post("/{slug}/copy", status_code=201, response_model=VersionOut)
+def copy_problem(slug: str, body: CopyRequest, session: SessionDep, user: Instructor) -> VersionOut:
+    """A new problem of yours with the files of a problem you own; a draft, validated in the sandbox."""
+    source = _problem(session, user, slug, Action.MANAGE)
+    row, version = authoring.copy_problem(session, source, user, body.new_slug, body.version)
+    return version_out(row, version)
+
+
+def _report(problem_version: ProblemVersion) -> ValidationReport | None:
+    stored = problem_version.validation
+    if stored is None:
+        return None
+    report = ValidationReport.model_validate({
+        **stored,
+        "reference": ReferenceResult.model_validate(stored["reference"]) if stored.get("reference") else None,
+        "wrong": [WrongResult.model_validate(w) for w in stored.get("wrong") or []],
+    })
+    if report.hidden_tests is None or report.public_tests is None:
+        # Reports stored before they counted tests: the version's own files know.
+        try:
+            problem = load_version(problem_version)
+        except ProblemError:
+            return report
+        report.public_tests, report.hidden_tests = len(problem.public_tests), len(problem.hidden_tests)
+    return report
+
+
+@router.get("/{slug}/versions/{version}", response_model=VersionDetail)
+def read_version(slug: str, version: str, session: SessionDep, user: Instructor) -> VersionDetail:
+    """One version of a problem you own, with its validation report: the reference's verdict and
+    score, determinism, each wrong solution against its declared verdict, the test counts."""
+    row = _problem(session, user, slug, Action.MANAGE)
+    found = authoring.find_version(session, row, version)
+    return VersionDetail(id=found.id, version=found.version, status=found.status,
+                         published=row.published_version_id == found.id, created_at=found.created_at,
+                         validation=_report(found))
+
+
+@router.get("/{slug}/versions/{version}/files", response_model=VersionFiles)
+def version_files(slug: str, version: str, session: SessionDep, user: Instructor) -> VersionFiles:
+    """Every file of one version of a problem you own (hidden tests included), to edit them."""
+    found = authoring.find_version(session, _problem(session, user, slug, Action.MANAGE), version)
+    return VersionFiles(version=found.version, files=dict(found.files))
+
+
+@router.get("/{slug}/preview", response_model=ProblemDetail, response_model_exclude_unset=True)
+def preview(slug: str, session: SessionDep, user: CurrentUser, version: str | None = None) -> ProblemDetail:
+    """The problem's page as a learner would see it, for any version of a problem you own
+    (default: the newest), published or not."""
+    row = authoring.find_problem(session, slug)
+    if not owns_problem(user, row):
+        raise NotFound(f"no problem {slug!r}")  # a preview is the owner's alone
+    return problem_detail(session, row, user, authoring.preview_version(session, row, version))
 
 
 @router.get("/{slug}/stats", response_model=Stats)

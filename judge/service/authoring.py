@@ -1,4 +1,5 @@
-"""What instructors do to problems: look them up, add versions, publish, rejudge.
+"""What instructors do to problems: look them up, copy them, add versions, publish or roll back,
+rejudge and follow the rejudge, preview a version.
 
 The routes parse and authorize; the decisions and the writes are here. Every version added is
 queued for validation in the sandbox, and only a version that passed may be published.
@@ -6,8 +7,10 @@ queued for validation in the sandbox, and only a version that passed may be publ
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -18,7 +21,15 @@ from judge.results import Verdict
 from judge.service import lifecycle
 from judge.service.catalog import add_version, claim_slug
 from judge.service.celery_app import BACKGROUND_QUEUE, enqueue_submission, enqueue_validation
-from judge.service.db.models import ProblemRow, ProblemVersion, Submission, SubmissionStatus, VersionStatus
+from judge.service.db.models import (
+    ProblemRow,
+    ProblemVersion,
+    Rejudge,
+    Submission,
+    SubmissionStatus,
+    User,
+    VersionStatus,
+)
 from judge.service.stats import Acceptance, acceptance
 from judge.service.submissions import Mode
 from judge.settings import get_settings
@@ -98,15 +109,16 @@ def publish(session: Session, row: ProblemRow, wanted: str | None) -> ProblemVer
 
 
 @dataclass(frozen=True)
-class Rejudge:
+class Rejudged:
     version: str
     requeued: int
 
 
-def rejudge(session: Session, row: ProblemRow) -> Rejudge:
+def rejudge(session: Session, row: ProblemRow, requested_by: int | None = None) -> Rejudged:
     """Judge every submission of row again against its published version, on the background
     queue, behind every learner's run and submit. Tries are left as they were: a learner's
-    experiment, never counted, with arguments the new version may not even accept."""
+    experiment, never counted, with arguments the new version may not even accept. A Rejudge
+    row records it, for ``rejudge_progress``."""
     published = row.published_version
     if published is None:
         raise Conflict(f"problem {row.slug!r} has no published version to judge against")
@@ -115,11 +127,13 @@ def rejudge(session: Session, row: ProblemRow) -> Rejudge:
     ids = [submission.id for submission in submissions]
     for submission in submissions:
         lifecycle.reset_for_rejudge(submission, published.id)
+    session.add(Rejudge(problem_id=row.id, version_id=published.id, requested_by=requested_by,
+                        total=len(ids)))
     session.commit()
     lifecycle.requeued(ids)  # before the messages: a worker's "running" must come after "queued"
     for submission_id in ids:
         enqueue_submission(submission_id, queue=BACKGROUND_QUEUE)
-    return Rejudge(published.version, len(ids))
+    return Rejudged(published.version, len(ids))
 
 
 def problem_acceptance(session: Session, row: ProblemRow) -> Acceptance:
@@ -130,3 +144,83 @@ def problem_acceptance(session: Session, row: ProblemRow) -> Acceptance:
     total = session.scalar(judged) or 0
     accepted = session.scalar(judged.where(Submission.verdict == Verdict.ACCEPTED)) or 0
     return acceptance(total, accepted)
+
+
+def find_version(session: Session, row: ProblemRow, wanted: str) -> ProblemVersion:
+    """The version of row whose hash is ``wanted``."""
+    found = session.scalar(select(ProblemVersion).where(
+        ProblemVersion.problem_id == row.id, ProblemVersion.version == wanted))
+    if found is None:
+        raise NotFound(f"problem {row.slug!r} has no version {wanted!r}")
+    return found
+
+
+def newest_version(session: Session, row: ProblemRow) -> ProblemVersion:
+    return versions(session, row)[-1]
+
+
+_TABLE = re.compile(r"^\s*\[")
+_SLUG_KEY = re.compile(r"^\s*slug\s*=")
+
+
+def with_slug(toml_text: str, slug: str) -> str:
+    """problem.toml with its top-level slug set to ``slug`` (added when it has none); every other
+    line, comments included, stays as it was."""
+    lines = toml_text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if _TABLE.match(line):  # past the top-level keys: the slug was not among them
+            break
+        if _SLUG_KEY.match(line):
+            lines[index] = f'slug = "{slug}"\n'
+            return "".join(lines)
+    return f'slug = "{slug}"\n' + "".join(lines)
+
+
+def copy_problem(session: Session, source: ProblemRow, owner: User, new_slug: str,
+                 wanted: str | None = None) -> tuple[ProblemRow, ProblemVersion]:
+    """A new problem owned by ``owner`` with the files of one of source's versions (default:
+    the published one, else the newest), its slug rewritten; a draft, validated like any upload."""
+    chosen = find_version(session, source, wanted) if wanted else current_version(session, source)
+    files = dict(chosen.files)
+    if "problem.toml" not in files:
+        raise InvalidInput(f"version {chosen.version} of {source.slug!r} has no problem.toml")
+    files["problem.toml"] = with_slug(files["problem.toml"], new_slug)
+    return create_problem(session, owner.id, new_slug, files)
+
+
+@dataclass(frozen=True)
+class RejudgeProgress:
+    version: str
+    requested_at: datetime
+    requested_by: str | None
+    total: int
+    done: int
+    queued: int
+    running: int
+
+
+def rejudge_progress(session: Session, row: ProblemRow) -> RejudgeProgress:
+    """How far the latest rejudge of row has come: of the submissions it put back in the queue
+    (those now on its version that existed when it was asked for), how many are done, queued
+    and running. A submission made later on the same version is not part of it."""
+    latest = session.scalar(select(Rejudge).where(Rejudge.problem_id == row.id)
+                            .order_by(Rejudge.requested_at.desc(), Rejudge.id.desc()).limit(1))
+    if latest is None:
+        raise NotFound(f"problem {row.slug!r} has not been rejudged")
+    counts = dict(session.execute(
+        select(Submission.status, func.count()).where(
+            Submission.problem_id == row.id, Submission.version_id == latest.version_id,
+            Submission.mode != Mode.TRY, Submission.created_at <= latest.requested_at)
+        .group_by(Submission.status)).all())
+    version = session.get(ProblemVersion, latest.version_id)
+    by = session.get(User, latest.requested_by) if latest.requested_by is not None else None
+    done = min(counts.get(SubmissionStatus.DONE, 0), latest.total)
+    return RejudgeProgress(
+        version=version.version if version else "", requested_at=latest.requested_at,
+        requested_by=by.name if by else None, total=latest.total, done=done,
+        queued=counts.get(SubmissionStatus.QUEUED, 0), running=counts.get(SubmissionStatus.RUNNING, 0))
+
+
+def preview_version(session: Session, row: ProblemRow, wanted: str | None) -> ProblemVersion:
+    """The version to preview: the one named, else the newest (a draft, typically)."""
+    return find_version(session, row, wanted) if wanted else newest_version(session, row)
