@@ -1,7 +1,134 @@
-"""Routes for issue 11 (insight); filled in by its work."""
+"""Insight into a problem's submissions: statistics, two charts, and solutions that look alike.
+
+For the problem's owner and admins, or an instructor of a course that assigns the problem (over
+that course's learners, hidden tests counted but never named); ``judge.service.insight`` decides.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+from sqlalchemy.orm import Session
+
+from api.charts import bar_chart
+from api.deps import Instructor, SessionDep
+from api.schemas.insight import (
+    AcceptanceOut,
+    CategoryCount,
+    CodeOut,
+    FailingTestOut,
+    InsightOut,
+    MatchOut,
+    PairOut,
+    ScoresOut,
+    SideBySideOut,
+    SideOut,
+    SimilarityOut,
+    VerdictCount,
+)
+from judge.service import insight, similarity
+from judge.service.authoring import find_problem
+from judge.service.db.models import Submission, User
+from judge.similarity import Match
 
 router = APIRouter(tags=["insight"])
+
+FAILING_BARS = 15  # tests drawn in the failing-tests chart
+SVG_HEADERS = {
+    # An SVG opened on its own is a document: it may run nothing and load nothing.
+    "Content-Security-Policy": "default-src 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+COURSE = Query(None, description="restrict to the learners of this course")
+
+
+def _insight(session: Session, user: User, slug: str, course: int | None) -> tuple[str, insight.Scope,
+                                                                                   insight.Insight]:
+    row = find_problem(session, slug)
+    scope = insight.insight_scope(session, user, row, course)
+    return row.slug, scope, insight.problem_insight(session, row, scope)
+
+
+def _failing_label(test: insight.FailingTest) -> str:
+    if test.name is None:
+        return "hidden tests (together)"
+    return test.name if test.visibility != "hidden" else f"{test.name} (hidden)"
+
+
+@router.get("/problems/{slug}/insight", response_model=InsightOut)
+def problem_insight(slug: str, session: SessionDep, user: Instructor,
+                    course: int | None = COURSE) -> InsightOut:
+    """Acceptance with its Wilson interval, scores, the tests that fail most, verdicts and
+    failure categories, over judged submissions (mode submit)."""
+    _, scope, found = _insight(session, user, slug, course)
+    rate = found.acceptance
+    return InsightOut(
+        problem=slug, course=scope.course_id, hidden_tests_by_name=found.hidden_by_name,
+        acceptance=AcceptanceOut(submissions=rate.submissions, accepted=rate.accepted, rate=rate.rate,
+                                 wilson_95=rate.interval),
+        scores=ScoresOut(bins=list(found.bins), counts=list(found.counts)),
+        failing_tests=[FailingTestOut(name=t.name, visibility=t.visibility, failures=t.failures)
+                       for t in found.failing_tests],
+        verdicts=[VerdictCount(verdict=v, count=n) for v, n in found.verdicts],
+        categories=[CategoryCount(category=c, count=n) for c, n in found.categories],
+    )
+
+
+def _svg(text: str) -> Response:
+    return Response(text, media_type="image/svg+xml", headers=SVG_HEADERS)
+
+
+SVG_DOC: dict[int | str, dict[str, object]] = {
+    200: {"content": {"image/svg+xml": {}}, "description": "an SVG bar chart"}}
+
+
+@router.get("/problems/{slug}/insight/scores.svg", response_class=Response, responses=SVG_DOC)
+def scores_chart(slug: str, session: SessionDep, user: Instructor, course: int | None = COURSE) -> Response:
+    """The histogram of scores as an SVG chart."""
+    _, _, found = _insight(session, user, slug, course)
+    labels = [f"{low:.0%} to {high:.0%}" for low, high in found.bins]
+    return _svg(bar_chart(f"Scores of {slug}", labels, list(found.counts), unit="submissions"))
+
+
+@router.get("/problems/{slug}/insight/failing.svg", response_class=Response, responses=SVG_DOC)
+def failing_chart(slug: str, session: SessionDep, user: Instructor, course: int | None = COURSE) -> Response:
+    """The tests that fail most often as an SVG chart."""
+    _, _, found = _insight(session, user, slug, course)
+    shown = found.failing_tests[:FAILING_BARS]
+    return _svg(bar_chart(f"Tests that fail most often in {slug}", [_failing_label(t) for t in shown],
+                          [t.failures for t in shown], unit="failures", empty="no test has failed"))
+
+
+def _matches(matches: tuple[Match, ...]) -> list[MatchOut]:
+    return [MatchOut(a_lines=m.a_lines, b_lines=m.b_lines) for m in matches]
+
+
+@router.get("/problems/{slug}/similarity", response_model=SimilarityOut)
+def similar_solutions(slug: str, session: SessionDep, user: Instructor, course: int | None = COURSE,
+                      threshold: float = Query(similarity.DEFAULT_THRESHOLD, ge=0.0, le=1.0, description=(
+                          "the least similarity a pair needs to be listed, 0..1"))) -> SimilarityOut:
+    """Pairs of learners whose latest accepted solutions look alike (winnowing over normalized
+    Python tokens), most alike first, with their matching line ranges."""
+    row = find_problem(session, slug)
+    scope = insight.insight_scope(session, user, row, course)
+    report = similarity.similar_pairs(session, row, scope, threshold)
+    return SimilarityOut(
+        problem=slug, course=scope.course_id, threshold=threshold, compared=report.compared,
+        total=report.total, message=report.message,
+        pairs=[PairOut(a=SideOut(submission=p.a.submission, user=p.a.user),
+                       b=SideOut(submission=p.b.submission, user=p.b.user),
+                       similarity=p.similarity, matches=_matches(p.matches)) for p in report.pairs])
+
+
+def _code(submission: Submission) -> CodeOut:
+    return CodeOut(submission=submission.id, user=submission.user.name, problem=submission.problem.slug,
+                   created_at=submission.created_at, code=submission.code)
+
+
+@router.get("/similarity/{a}/{b}", response_model=SideBySideOut)
+def side_by_side(a: int, b: int, session: SessionDep, user: Instructor) -> SideBySideOut:
+    """Two submissions of one problem side by side, with the line ranges that match."""
+    pair = similarity.side_by_side(session, user, a, b)
+    return SideBySideOut(a=_code(pair.a), b=_code(pair.b), similarity=round(pair.comparison.similarity, 4),
+                         matches=_matches(pair.comparison.matches))
