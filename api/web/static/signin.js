@@ -114,6 +114,8 @@ export async function signInPage() {
         el("h2", { id: "token-heading" }, "Or use an API token"),
         el("p", { class: "muted" }, "REST clients send a token as ", el("code", {}, "Authorization: Bearer …"),
           ". Pasted here, it is checked and then kept in this browser until you sign out. ",
-          "Make one on your account page, or ask an administrator (", el("code", {}, "judge users create"), ")."),
+          "Make one on your account page. On a new judge, ", el("code", {}, "judge serve"),
+          " prints an admin token on its first start, and ", el("code", {}, "judge users create"),
+          " makes more users."),
         tokenForm(next))));
 }
