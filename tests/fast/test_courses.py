@@ -167,6 +167,11 @@ def test_submitting_for_an_assignment(client: TestClient, tokens: Tokens, other_
     error(send(client, learner, REFERENCE, accepts_late["id"], **{"Idempotency-Key": "course-key"}), 409, "conflict")
     error(send(client, learner, REFERENCE, None, **{"Idempotency-Key": "course-key"}), 409, "conflict")
 
+    # Deleting an assignment keeps its submissions, sent for no assignment any more.
+    assert client.delete(f"{API}/assignments/{open_one['id']}", headers=bearer(tokens.instructor)).status_code == 204
+    kept = client.get(f"{API}/submissions/{on_time.json()['id']}", headers=bearer(learner))
+    assert kept.status_code == 200 and kept.json()["assignment"] is None
+
 
 def test_the_learners_views_and_the_gradebook(client: TestClient, tokens: Tokens, other_problem: str) -> None:
     instructor = new_user(unique("teacher"), Role.INSTRUCTOR)
