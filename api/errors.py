@@ -15,8 +15,6 @@ STATUS = {  # the one map from the judge's error codes to HTTP
     "not_found": 404,
     "forbidden": 403,
     "not_solved": 403,  # the editorial, before an accepted submission
-    "not_open": 403,  # a submission for an assignment that has not opened yet
-    "past_due": 403,  # a submission after the due time of an assignment that refuses late work
     "csrf": 403,  # a cookie-authenticated change without the session's X-CSRF-Token
     "wrong_password": 403,  # changing a password: the current one is wrong or missing
     "not_open": 403,  # a submission for an assignment that has not opened yet
