@@ -11,6 +11,7 @@ import secrets
 from datetime import timedelta
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.errors import Conflict, InvalidInput, NotFound
@@ -41,7 +42,12 @@ def add_user(session: Session, name: str, role: Role, password: str | None = Non
     user = User(name=name, role=role.value,
                 password_hash=hash_password(password) if password is not None else None)
     session.add(user)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:
+        # The same name taken at the same moment by another request: the unique index decides.
+        session.rollback()
+        raise Conflict(f"a user named {name!r} already exists") from None
     return user
 
 

@@ -569,3 +569,20 @@ def test_an_admin_demoting_itself_keeps_its_own_session(client: TestClient, brow
     assert browser.get(f"{API}/me").json()["role"] == "instructor"
     error(browser.get(f"{API}/users"), 403, "forbidden")
 
+
+
+
+def test_a_name_taken_at_the_same_moment_is_a_conflict_not_a_crash(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two requests pass the name check together; the unique index refuses the second insert,
+    which must be the same 409 as a name taken earlier, not a 500."""
+    from judge.errors import Conflict
+    from judge.service import users
+
+    with session_scope() as session:
+        users.add_user(session, "same-moment", Role.LEARNER)
+    with session_scope() as session:
+        # The second request's check ran before the first one committed: it saw no such name.
+        monkeypatch.setattr(session, "scalar", lambda *_args, **_kwargs: None)
+        with pytest.raises(Conflict, match="already exists"):
+            users.add_user(session, "same-moment", Role.LEARNER)
