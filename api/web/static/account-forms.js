@@ -48,9 +48,9 @@ export function formMessage() {
       success.textContent = "";
       failure.textContent = text;
     },
-    ok(text) {
+    ok(...parts) { // text, or text and links
       failure.textContent = "";
-      success.textContent = text;
+      success.replaceChildren(...parts);
     },
     clear() {
       failure.textContent = "";

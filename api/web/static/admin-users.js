@@ -93,8 +93,11 @@ function createForm(onCreated) {
       name.input.value = "";
       password.input.value = "";
       role.value = "learner";
-      await onCreated();
-      message.ok(`User ${made.name} created (${made.role}).`);
+      const total = await onCreated();
+      // Oldest first: a new user is on the last page, which may not be this one.
+      const last = Math.floor(Math.max(0, total - 1) / PAGE) * PAGE;
+      message.ok(`User ${made.name} created (${made.role}).`,
+        ...(last !== pageOffset() ? [" ", link(pageHref(last), "Show it on the last page")] : []));
     } catch (error) {
       if (error.status === 409) {
         name.fail("That user name is taken.");
@@ -134,6 +137,7 @@ export async function adminUsersPage(signal) {
           el("tbody", {}, found.items.map((user) => userRow(user, message)))))
         : el("p", { class: "muted" }, "No users on this page. ", link("/admin/users", "Go to the first page"), "."),
       pager(offset, found.total) || "");
+    return found.total;
   }
 
   await drawList();
