@@ -27,6 +27,9 @@ function chart(slug, file, alt, signal) {
   return box;
 }
 
+// A chart's numbers, folded under it: the picture for the eye, the table for a screen reader.
+const numbers = (summary, table) => el("details", { class: "chart-numbers" }, el("summary", {}, summary), table);
+
 const failingName = (t) => (t.name === null ? "every hidden test together" : t.name);
 
 function chartsSection(slug, insight, signal) {
@@ -35,16 +38,16 @@ function chartsSection(slug, insight, signal) {
     el("h2", { id: "charts-heading" }, "Scores and failing tests"),
     el("div", { class: "charts" },
       el("figure", {},
-        chart(slug, "scores.svg", "Bar chart of the scores of judged submissions; the table below gives its numbers.", signal),
+        chart(slug, "scores.svg", "Bar chart of the scores of judged submissions; its numbers are in the table below it.", signal),
         el("figcaption", {}, "Scores of judged submissions, in ranges of 10%"),
-        dataTable("Scores", ["Score range", "Submissions"],
-          scores.bins.map(([low, high], i) => [`${percent(low)} to ${percent(high)}`, { number: scores.counts[i] }]), "compact")),
+        numbers("The scores as a table", dataTable("Scores", ["Score range", "Submissions"],
+          scores.bins.map(([low, high], i) => [`${percent(low)} to ${percent(high)}`, { number: scores.counts[i] }]), "compact"))),
       el("figure", {},
-        chart(slug, "failing.svg", "Bar chart of the tests that fail most often; the table below gives its numbers.", signal),
+        chart(slug, "failing.svg", "Bar chart of the tests that fail most often; every failing test is in the table below it.", signal),
         el("figcaption", {}, "Tests that fail most often", insight.hidden_tests_by_name ? " (hidden ones included)" : ""),
         insight.failing_tests.length
-          ? dataTable("Failing tests", ["Test", "Visibility", "Failures"],
-            insight.failing_tests.map((t) => [el("code", {}, failingName(t)), t.visibility, { number: t.failures }]), "compact")
+          ? numbers(`Every failing test as a table (${insight.failing_tests.length})`, dataTable("Failing tests", ["Test", "Visibility", "Failures"],
+            insight.failing_tests.map((t) => [el("code", {}, failingName(t)), t.visibility, { number: t.failures }]), "compact"))
           : el("p", { class: "muted" }, "No test has failed."))));
 }
 
@@ -89,13 +92,13 @@ function similaritySection(slug, signal) {
     const summary = el("p", {}, `${report.compared} accepted solutions compared (the latest of each learner)` +
       `${report.total !== report.compared ? ` of ${report.total}` : ""}; ${report.pairs.length} pair${report.pairs.length === 1 ? "" : "s"} ` +
       `at least ${percent(report.threshold)} alike.`);
-    results.replaceChildren(summary, report.message ? notice(report.message) : null,
+    results.replaceChildren(...[summary, report.message ? notice(report.message) : null,
       report.pairs.length
         ? dataTable("Pairs of solutions that look alike, most alike first", ["Learner A", "Learner B", "Similarity", "Matching ranges", "Compare"],
           report.pairs.map((p) => [p.a.user, p.b.user, { number: percent(p.similarity) }, { number: p.matches.length },
-            el("button", { type: "button", class: "quiet", onclick: () => open(p) }, "Side by side",
+            el("button", { type: "button", onclick: () => open(p) }, "Side by side",
               el("span", { class: "sr-only" }, `: ${p.a.user} and ${p.b.user}`))]), "pairs")
-        : el("p", { class: "muted" }, "No pair is that alike."));
+        : el("p", { class: "muted" }, "No pair is that alike.")].filter(Boolean));
   }
 
   form.addEventListener("submit", (event) => {
@@ -120,6 +123,11 @@ function similaritySection(slug, signal) {
 
 export async function insightPage(slug, signal) {
   setTitle(`Insight ${slug}`);
+  const me = await api("/me", { signal });
+  if (me.role !== "instructor" && me.role !== "admin") { // asked before the API would refuse
+    show(el("h1", {}, `Insight: ${slug}`), notice("Insight is for instructors and administrators.", "error"));
+    return;
+  }
   let insight;
   try {
     insight = await api(`${problemApi(slug)}/insight`, { signal });

@@ -70,7 +70,7 @@ function uploadForm(known, signal) {
   const slug = el("input", { type: "text", name: "slug", autocomplete: "off", spellcheck: "false", pattern: SLUG.source });
   const state = el("p", { class: "form-state", role: "status" });
   const button = el("button", { type: "submit", class: "primary" }, "Upload a problem");
-  const form = el("form", { class: "author-form", "aria-labelledby": "upload-heading" },
+  const form = el("form", { class: "author-form", "aria-labelledby": "upload-heading", novalidate: true },
     field("upload-archive", "Problem folder archive (.zip or .tar.gz)", archive,
       "The folder with problem.toml, statement.md, reference.py, tests/ and wrong/, at the top of the archive or in one folder."),
     field("upload-slug", "Slug (optional)", slug, "Leave empty to take the slug problem.toml names."),
@@ -120,7 +120,7 @@ function copyForm(rows, signal) {
     pattern: SLUG.source });
   const state = el("p", { class: "form-state", role: "status" });
   const button = el("button", { type: "submit" }, "Copy a problem");
-  const form = el("form", { class: "author-form", "aria-labelledby": "copy-heading" },
+  const form = el("form", { class: "author-form", "aria-labelledby": "copy-heading", novalidate: true },
     field("copy-source", "Problem to copy", source),
     field("copy-slug", "New slug", slug, "Small letters, digits and _, starting with a letter; problem.toml is rewritten to it."),
     el("div", { class: "actions" }, button), state);

@@ -3,7 +3,7 @@
 // an administrator (GET /problems/{slug}/preview answers 404 to anyone else).
 import { api } from "./api.js";
 import { shortVersion } from "./author-format.js";
-import { authorHref, problemApi } from "./author-parts.js";
+import { authorHref, problemApi, scrollable } from "./author-parts.js";
 import { badge, el, link, serverHtml, setTitle, show } from "./dom.js";
 import { argumentsText, parseType, py } from "./values.js";
 
@@ -38,6 +38,8 @@ export async function previewPage(slug, signal) {
   const first = statement.firstElementChild;
   if (first && first.tagName === "H1" && first.textContent.trim() === problem.title) first.remove();
 
+  // A wide table or formula in the statement scrolls in its own box, which the keyboard must reach.
+  for (const wide of statement.querySelectorAll("table, pre, math[display='block']")) scrollable(wide, "wide content of the statement");
   show(
     el("p", { class: "notice preview-note", role: "note" }, `Preview of ${which}: learners see this page only once it is published. `,
       link(authorHref(slug), "Back to authoring")),

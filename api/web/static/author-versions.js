@@ -32,10 +32,10 @@ function reportView(detail) {
     report.validated_at ? [el("dt", {}, "Validated"), el("dd", {}, timeText(report.validated_at))] : null,
     report.source ? [el("dt", {}, "Source"), el("dd", {}, report.source)] : null);
   const wrong = (report.wrong || []).length
-    ? dataTable("Wrong solutions: each must get the verdict its first line declares",
-      ["File", "Declared", "Got", "Result"],
+    ? [el("p", {}, "Each wrong solution must get the verdict its first line declares."),
+      dataTable("Wrong solutions", ["File", "Declared", "Got", "Result"],
       report.wrong.map((w) => [el("code", {}, w.file), label(w.declared), label(w.got),
-        el("span", { class: w.ok ? "ok" : "not-ok" }, w.ok ? "✓ ok" : "✗ not ok")]), "wrong-table")
+        el("span", { class: w.ok ? "ok" : "not-ok" }, w.ok ? "✓ ok" : "✗ not ok")]), "wrong-table")]
     : el("p", { class: "muted" }, "No wrong solutions were checked.");
   const failures = (report.failures || []).length
     ? [el("h4", {}, "Failures"), el("ul", { class: "failures" }, report.failures.map((f) => el("li", {}, el("pre", {}, f))))]
@@ -65,8 +65,8 @@ export function versionsPanel(slug, signal, { onEdit }) {
     status.textContent = `${action === "roll back" ? "Rolling back to" : "Publishing"} version ${short}…`;
     try {
       await api(`${problemApi(slug)}/publish`, { method: "POST", json: { version }, signal });
+      await refresh(); // the table first, so what is announced is what is shown
       status.textContent = `Version ${short} is published.`;
-      await refresh();
     } catch (error) {
       if (error.name !== "AbortError") status.textContent = `Not published: ${error.message}`;
     }
@@ -85,9 +85,11 @@ export function versionsPanel(slug, signal, { onEdit }) {
         action === "publish" ? el("button", { type: "button", class: "primary", onclick: () => publish(v.version, action) }, named("Publish")) : null,
         action === "roll back" ? el("button", { type: "button", onclick: () => publish(v.version, action) }, named("Roll back")) : null);
     };
-    tableBox.replaceChildren(dataTable("Versions, newest first", ["Version", "Saved", "Status", "Published", "Actions"],
-      rows.map((row) => [el("code", {}, shortVersion(row.v.version)), timeText(row.v.created_at), statusBadge(row.v.status),
-        row.v.published ? el("strong", {}, "published") : "", cell(row)]), "versions"));
+    // The actions come before the time saved, so a narrow screen shows them without scrolling far.
+    tableBox.replaceChildren(dataTable("Versions, newest first", ["Version", "Status", "Actions", "Saved"],
+      rows.map((row) => [el("code", {}, shortVersion(row.v.version)),
+        [statusBadge(row.v.status), row.v.published ? [" ", el("strong", { class: "published" }, "published")] : null],
+        cell(row), timeText(row.v.created_at)]), "versions"));
   }
 
   async function refresh() {
