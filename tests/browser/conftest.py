@@ -99,14 +99,34 @@ class Account:
     name: str
     role: str
     token: str
+    password: str = ""  # empty: the account signs in with its token only
 
 
-def make_account(role: Role, prefix: str) -> Account:
-    """A user written straight to the database (ask for live_server first: it migrates it)."""
+PASSWORD = "browser story: a password of 37 chars"
+
+
+def make_account(role: Role, prefix: str, password: str | None = None) -> Account:
+    """A user written straight to the database (ask for live_server first: it migrates it), with
+    a password to sign in with on /sign-in when one is given."""
     name = f"{prefix}-{uuid.uuid4().hex[:8]}"
     with session_scope() as session:
-        token = create_user(session, name, role)[1]
-    return Account(name, role.value, token)
+        token = create_user(session, name, role, password)[1]
+    return Account(name, role.value, token, password or "")
+
+
+def make_password_account(role: Role, prefix: str) -> Account:
+    return make_account(role, prefix, PASSWORD)
+
+
+def sign_in(page: Page, account: Account) -> None:
+    """Sign in on /sign-in with the account's name and password, as a person does (the session
+    cookie, no token kept), and wait until the header names the account."""
+    assert account.password, f"{account.name} has no password"
+    page.goto("/sign-in")
+    page.get_by_label("User name").fill(account.name)
+    page.get_by_label("Password", exact=True).fill(account.password)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.get_by_text(f"Signed in as {account.name} ({account.role})").wait_for()
 
 
 @pytest.fixture
@@ -205,14 +225,19 @@ class StoryProblem:
     title: str
 
 
-@pytest.fixture(scope="package")
-def story_problem(worker: subprocess.Popen[bytes], live_server: str) -> StoryProblem:
-    """tests/browser/problem (a formula in its statement, two hints, an editorial) uploaded by an
-    instructor, validated in the sandbox by the session worker and published."""
-    instructor = make_account(Role.INSTRUCTOR, "browser-instructor")
-    slug = "browser_precision"
-    files = {p.relative_to(STORY_PROBLEM).as_posix(): p.read_text(encoding="utf-8")
-             for p in STORY_PROBLEM.rglob("*") if p.is_file()}
+def problem_files(folder: Path, slug: str, title: str | None = None) -> dict[str, str]:
+    """A problem folder's files as an upload under slug (and title), problem.toml rewritten."""
+    files = {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8")
+             for p in folder.rglob("*") if p.is_file()}
+    toml = re.sub(r'(?m)^slug = ".*"$', f'slug = "{slug}"', files["problem.toml"])
+    if title is not None:
+        toml = re.sub(r'(?m)^title = ".*"$', f"title = {json.dumps(title)}", toml)
+    files["problem.toml"] = toml
+    return files
+
+
+def publish_problem(live_server: str, instructor: Account, slug: str, files: dict[str, str]) -> str:
+    """Upload files as slug through the API, wait for the sandbox's validation, publish it; its title."""
     headers = {"Authorization": f"Bearer {instructor.token}"}
     with httpx.Client(base_url=live_server, headers=headers, timeout=60) as http:
         created = http.post("/api/v1/problems", json={"slug": slug, "files": files})
@@ -231,5 +256,15 @@ def story_problem(worker: subprocess.Popen[bytes], live_server: str) -> StoryPro
         assert published.status_code == 200, published.text
         shown = http.get(f"/api/v1/problems/{slug}")
         assert shown.status_code == 200 and shown.json()["published"], shown.text
-        title = shown.json()["title"]
-    return StoryProblem(slug, title)
+        return str(shown.json()["title"])
+
+
+@pytest.fixture(scope="package")
+def story_problem(worker: subprocess.Popen[bytes], live_server: str) -> StoryProblem:
+    """tests/browser/problem (a formula in its statement, two hints, an editorial) uploaded by an
+    instructor, validated in the sandbox by the session worker and published."""
+    instructor = make_account(Role.INSTRUCTOR, "browser-instructor")
+    slug = "browser_precision"
+    files = {p.relative_to(STORY_PROBLEM).as_posix(): p.read_text(encoding="utf-8")
+             for p in STORY_PROBLEM.rglob("*") if p.is_file()}
+    return StoryProblem(slug, publish_problem(live_server, instructor, slug, files))
