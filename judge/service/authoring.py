@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.errors import Conflict, InvalidInput, NotFound
-from judge.problems import ProblemError
+from judge.problem_paths import shown
+from judge.problems import SLUG, ProblemError
 from judge.results import Verdict
 from judge.service import lifecycle
 from judge.service.catalog import add_version, claim_slug
@@ -180,6 +181,8 @@ def copy_problem(session: Session, source: ProblemRow, owner: User, new_slug: st
                  wanted: str | None = None) -> tuple[ProblemRow, ProblemVersion]:
     """A new problem owned by ``owner`` with the files of one of source's versions (default:
     the published one, else the newest), its slug rewritten; a draft, validated like any upload."""
+    if not SLUG.fullmatch(new_slug):  # before it is written into problem.toml
+        raise InvalidInput(f"new_slug: {shown(new_slug)} must match {SLUG.pattern}")
     chosen = find_version(session, source, wanted) if wanted else current_version(session, source)
     files = dict(chosen.files)
     if "problem.toml" not in files:

@@ -298,7 +298,10 @@ def test_copy_validate_report_publish_roll_back_and_preview(client: TestClient, 
 
 def test_copy_refuses_bad_or_taken_slugs(client: TestClient, tokens: Tokens, world: World) -> None:
     url = f"/api/v1/problems/{SLUG}/copy"
-    error(client.post(url, headers=bearer(tokens.instructor), json={"new_slug": "Bad-Slug"}), 422, "invalid_input")
+    message = error(client.post(url, headers=bearer(tokens.instructor), json={"new_slug": "Bad-Slug"}),
+                    422, "invalid_input")
+    assert message.startswith("new_slug: 'Bad-Slug' must match")
+    error(client.post(url, headers=bearer(tokens.instructor), json={"new_slug": 'x"\n[rules]'}), 422)
     error(client.post(url, headers=bearer(tokens.instructor), json={"new_slug": SLUG}), 409, "conflict")
     error(client.post(url, headers=bearer(tokens.instructor), json={"new_slug": "secret_lookup"}), 409, "conflict")
     error(client.post(url, headers=bearer(tokens.instructor), json={}), 422, "invalid_input")
