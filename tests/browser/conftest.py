@@ -223,6 +223,7 @@ def page(open_page: PageFactory, learner: Account) -> Page:
 class StoryProblem:
     slug: str
     title: str
+    owner: Account  # the instructor who uploaded it
 
 
 def problem_files(folder: Path, slug: str, title: str | None = None) -> dict[str, str]:
@@ -267,4 +268,4 @@ def story_problem(worker: subprocess.Popen[bytes], live_server: str) -> StoryPro
     slug = "browser_precision"
     files = {p.relative_to(STORY_PROBLEM).as_posix(): p.read_text(encoding="utf-8")
              for p in STORY_PROBLEM.rglob("*") if p.is_file()}
-    return StoryProblem(slug, publish_problem(live_server, instructor, slug, files))
+    return StoryProblem(slug, publish_problem(live_server, instructor, slug, files), instructor)

@@ -21,7 +21,7 @@ require_playwright()
 
 from playwright.sync_api import Locator, Page, expect  # noqa: E402
 
-from tests.browser.conftest import STORY_PROBLEM, Account, StoryProblem  # noqa: E402
+from tests.browser.conftest import STORY_PROBLEM, Account, PageFactory, StoryProblem  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.docker]
 
@@ -94,7 +94,8 @@ ACCEPTED = re.compile(r"accepted", re.IGNORECASE)
 
 
 def test_a_learner_solves_a_problem_from_the_list_to_the_solved_marker(
-        page: Page, learner: Account, story_problem: StoryProblem, live_server: str) -> None:
+        page: Page, learner: Account, story_problem: StoryProblem, live_server: str,
+        open_page: PageFactory) -> None:
     steps = Steps()
     with steps.step("open the problem from the list"):
         page.goto("/")
@@ -173,3 +174,10 @@ def test_a_learner_solves_a_problem_from_the_list_to_the_solved_marker(
         expect(page.get_by_role("heading", level=1, name=story_problem.title)).to_be_visible()
         settle(page)
         assert_accessible(page)
+
+    with steps.step("the problem's owner sees which hint the learner revealed"):
+        owner = open_page(token=story_problem.owner.token)
+        owner.goto(f"/author/{story_problem.slug}/insight")
+        reveals = owner.get_by_role("table", name="Reveals, newest first")
+        expect(reveals).to_contain_text(learner.name, timeout=15_000)
+        expect(reveals).to_contain_text("Hint 1")

@@ -11,7 +11,7 @@ import { ApiError, api } from "./api.js";
 import { acceptanceWords } from "./author-format.js";
 import { readBlob } from "./author-http.js";
 import { authorHref, dataTable, problemApi } from "./author-parts.js";
-import { el, label, link, notice, percent, setTitle, show } from "./dom.js";
+import { el, label, link, notice, percent, setTitle, show, timeText } from "./dom.js";
 import { sideBySide } from "./side-by-side.js";
 
 function chart(slug, file, alt, signal) {
@@ -61,6 +61,34 @@ function countsSection(insight) {
       insight.categories.length
         ? dataTable("Most common explanation categories", ["Category", "Failed tests"], insight.categories.map((c) => [label(c.category), { number: c.count }]), "compact")
         : el("p", { class: "muted" }, "No failing tests, so no categories.")));
+}
+
+// Who needed which hint: how many learners revealed each one, and the reveals newest first.
+// Only the problem's owner and admins may read them (a course instructor is told so).
+async function hintsSection(slug, signal) {
+  const section = el("section", { class: "author-box", "aria-labelledby": "hints-heading" },
+    el("h2", { id: "hints-heading" }, "Hints revealed"));
+  let reveals;
+  try {
+    reveals = await api(`${problemApi(slug)}/hint-reveals`, { signal });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 403) throw error;
+    section.append(el("p", { class: "muted" }, "Only the problem's owner and administrators see who revealed hints."));
+    return section;
+  }
+  if (!reveals.length) {
+    section.append(el("p", { class: "muted" }, "No learner has revealed a hint yet."));
+    return section;
+  }
+  const learners = new Map();
+  for (const reveal of reveals) learners.set(reveal.index, (learners.get(reveal.index) || 0) + 1);
+  const newest = [...reveals].sort((a, b) => String(b.revealed_at).localeCompare(String(a.revealed_at)));
+  section.append(
+    dataTable("Learners who revealed each hint", ["Hint", "Learners"],
+      [...learners.entries()].sort((a, b) => a[0] - b[0]).map(([index, count]) => [`Hint ${index}`, { number: count }]), "compact"),
+    dataTable("Reveals, newest first", ["Learner", "Hint", "When"],
+      newest.slice(0, 100).map((r) => [r.user, `Hint ${r.index}`, timeText(r.revealed_at)]), "compact"));
+  return section;
 }
 
 function similaritySection(slug, signal) {
@@ -151,5 +179,7 @@ export async function insightPage(slug, signal) {
     chartsSection(slug, insight, signal),
     countsSection(insight),
     similar.element);
+  const hints = await hintsSection(slug, signal);
+  similar.element.before(hints);
   await similar.load();
 }
