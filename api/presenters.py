@@ -39,17 +39,18 @@ def _test_json(test: TestCase) -> dict[str, Any]:
     return data
 
 
-def problem_summary(row: ProblemRow, problem: Problem, progress: Progress) -> ProblemSummary:
+def problem_summary(row: ProblemRow, problem: Problem, progress: Progress, viewer: User) -> ProblemSummary:
     return ProblemSummary(
         slug=row.slug, title=problem.title, difficulty=problem.difficulty, tags=list(problem.tags),
         version=row.published_version.version if row.published_version else None,
         published=row.published_version_id is not None,
         progress=progress.status.value if progress.status else None, best_score=progress.best_score,
+        owned=owns_problem(viewer, row),
     )
 
 
 def version_out(row: ProblemRow, version: ProblemVersion) -> VersionOut:
-    return VersionOut(id=version.id, version=version.version, status=version.status,
+    return VersionOut(id=version.id, problem=row.slug, version=version.version, status=version.status,
                       published=row.published_version_id == version.id,
                       validation=version.validation, created_at=version.created_at)
 
@@ -66,7 +67,7 @@ def problem_detail(session: Session, row: ProblemRow, viewer: User,
         owners_view = {"hidden_tests": [_test_json(t) for t in problem.hidden_tests],
                        "versions": [version_out(row, v) for v in versions(session, row)]}
     return ProblemDetail(
-        **problem_summary(row, problem, progress).model_dump(),
+        **problem_summary(row, problem, progress, viewer).model_dump(),
         signature=problem.signature,
         function=problem.function,
         parameters=[{"name": p.name, "type": str(p.type), "optional": p.optional}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
@@ -19,9 +19,11 @@ from api.schemas import (
     EditorialOut,
     HintRevealOut,
     HintsOut,
+    NewestVersion,
+    ProblemAcceptance,
     ProblemCreate,
     ProblemDetail,
-    ProblemSummary,
+    ProblemListItem,
     PublishRequest,
     Rejudged,
     Stats,
@@ -71,13 +73,28 @@ def _problem(session: Session, user: User, slug: str, action: Action) -> Problem
     return row
 
 
-@router.get("", response_model=list[ProblemSummary])
-def list_problems(session: SessionDep, user: CurrentUser) -> list[ProblemSummary]:
-    """Published problems, plus drafts you own, each with your progress on it."""
-    rows = [r for r in authoring.all_problems(session) if allowed(user, Action.READ, r)]
-    mine = progress_by_problem(session, user, [r.id for r in rows])
-    return [problem_summary(r, load_version(authoring.current_version(session, r)), mine[r.id])
-            for r in rows]
+@router.get("", response_model=list[ProblemListItem])
+def list_problems(session: SessionDep, user: CurrentUser, mine: bool = Query(False, description=(
+        "only the problems you own (an admin: every problem), each with its newest version "
+        "and acceptance"))) -> list[ProblemListItem]:
+    """Published problems, plus drafts you own, each with your progress on it; with mine=true,
+    the problems you author, for the authoring page."""
+    rows = [r for r in authoring.all_problems(session)
+            if (owns_problem(user, r) if mine else allowed(user, Action.READ, r))]
+    progress = progress_by_problem(session, user, [r.id for r in rows])
+    items = [ProblemListItem(**problem_summary(
+        r, load_version(authoring.current_version(session, r)), progress[r.id], user).model_dump())
+        for r in rows]
+    if mine:
+        newest = authoring.newest_versions(session, rows)
+        rates = authoring.acceptance_by_problem(session, rows)
+        for item, row in zip(items, rows, strict=True):
+            version, rate = newest[row.id], rates[row.id]
+            item.newest_version = NewestVersion(version=version.version, status=version.status,
+                                                created_at=version.created_at)
+            item.acceptance = ProblemAcceptance(submissions=rate.submissions, accepted=rate.accepted,
+                                                rate=rate.rate)
+    return items
 
 
 @router.get("/{slug}", response_model=ProblemDetail, response_model_exclude_unset=True)
@@ -168,11 +185,13 @@ def rejudge(slug: str, session: SessionDep, user: Instructor) -> Rejudged:
     return Rejudged(problem=slug, version=done.version, requeued=done.requeued)
 
 
-@router.get("/{slug}/rejudges/latest", response_model=RejudgeProgress,
-            responses={404: {"description": "no such problem, or it was never rejudged"}})
-def rejudge_progress(slug: str, session: SessionDep, user: Instructor) -> RejudgeProgress:
-    """How far the latest rejudge of a problem you own has come (for a progress bar)."""
+@router.get("/{slug}/rejudges/latest", response_model=RejudgeProgress | None)
+def rejudge_progress(slug: str, session: SessionDep, user: Instructor) -> RejudgeProgress | None:
+    """How far the latest rejudge of a problem you own has come (for a progress bar); null
+    before the first rejudge."""
     progress = authoring.rejudge_progress(session, _problem(session, user, slug, Action.MANAGE))
+    if progress is None:
+        return None
     return RejudgeProgress(problem=slug, version=progress.version, requested_at=progress.requested_at,
                            requested_by=progress.requested_by, total=progress.total, done=progress.done,
                            queued=progress.queued, running=progress.running)

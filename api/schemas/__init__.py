@@ -77,6 +77,7 @@ class PublishRequest(BaseModel):
 
 class VersionOut(BaseModel):
     id: int
+    problem: str = Field(description="the problem's slug (an upload without one takes problem.toml's)")
     version: str
     status: str
     published: bool
@@ -95,6 +96,29 @@ class ProblemSummary(BaseModel):
         "your own submissions (mode submit): solved once one is accepted, else attempted; "
         "null before any"))
     best_score: float | None = Field(description="your best judged score (mode submit)")
+    owned: bool = Field(description="you may author it: you own it, or you are an admin")
+
+
+class NewestVersion(BaseModel):
+    version: str
+    status: str = Field(description="draft (being validated), valid or invalid")
+    created_at: datetime
+
+
+class ProblemAcceptance(BaseModel):
+    submissions: int = Field(description="judged submissions (mode submit)")
+    accepted: int
+    rate: float | None
+
+
+class ProblemListItem(ProblemSummary):
+    """An item of ``GET /problems``; with ``mine=true`` it also carries what the authoring page
+    shows of a problem one owns, so that page needs one request, not two per problem."""
+
+    newest_version: NewestVersion | None = Field(
+        None, description="with mine=true: the newest version (a draft, often) and its status")
+    acceptance: ProblemAcceptance | None = Field(
+        None, description="with mine=true: judged submissions (mode submit), accepted ones, the rate")
 
 
 class ProblemDetail(ProblemSummary):

@@ -12,7 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from judge.errors import Conflict, InvalidInput, NotFound
@@ -137,6 +137,28 @@ def rejudge(session: Session, row: ProblemRow, requested_by: int | None = None) 
     return Rejudged(published.version, len(ids))
 
 
+def newest_versions(session: Session, rows: list[ProblemRow]) -> dict[int, ProblemVersion]:
+    """Each row's newest version (problem id -> version), in one query."""
+    if not rows:
+        return {}
+    newest = (select(func.max(ProblemVersion.id)).where(ProblemVersion.problem_id.in_([r.id for r in rows]))
+              .group_by(ProblemVersion.problem_id))
+    found = session.scalars(select(ProblemVersion).where(ProblemVersion.id.in_(newest)))
+    return {version.problem_id: version for version in found}
+
+
+def acceptance_by_problem(session: Session, rows: list[ProblemRow]) -> dict[int, Acceptance]:
+    """``problem_acceptance`` of every row (problem id -> acceptance), in one GROUP BY query."""
+    ids = [r.id for r in rows]
+    counts = {problem_id: (total, accepted) for problem_id, total, accepted in session.execute(
+        select(Submission.problem_id, func.count(),
+               func.count(case((Submission.verdict == Verdict.ACCEPTED, 1))))
+        .where(Submission.problem_id.in_(ids), Submission.mode == Mode.SUBMIT,
+               Submission.status == SubmissionStatus.DONE)
+        .group_by(Submission.problem_id))} if ids else {}
+    return {problem_id: acceptance(*counts.get(problem_id, (0, 0))) for problem_id in ids}
+
+
 def problem_acceptance(session: Session, row: ProblemRow) -> Acceptance:
     """Judged submissions (mode submit) and accepted ones, with the Wilson interval."""
     judged = select(func.count()).select_from(Submission).where(
@@ -202,14 +224,15 @@ class RejudgeProgress:
     running: int
 
 
-def rejudge_progress(session: Session, row: ProblemRow) -> RejudgeProgress:
+def rejudge_progress(session: Session, row: ProblemRow) -> RejudgeProgress | None:
     """How far the latest rejudge of row has come: of the submissions it put back in the queue
     (those now on its version that existed when it was asked for), how many are done, queued
-    and running. A submission made later on the same version is not part of it."""
+    and running. A submission made later on the same version is not part of it. None before
+    any rejudge: nothing to follow is an answer, not an error."""
     latest = session.scalar(select(Rejudge).where(Rejudge.problem_id == row.id)
                             .order_by(Rejudge.requested_at.desc(), Rejudge.id.desc()).limit(1))
     if latest is None:
-        raise NotFound(f"problem {row.slug!r} has not been rejudged")
+        return None
     counts = dict(session.execute(
         select(Submission.status, func.count()).where(
             Submission.problem_id == row.id, Submission.version_id == latest.version_id,

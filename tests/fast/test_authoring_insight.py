@@ -348,10 +348,16 @@ def test_rejudge_progress(client: TestClient, tokens: Tokens, world: World, eage
     assert get(client, tokens.instructor, f"/problems/{SLUG}/insight")["verdicts"][0]["count"] == 4
 
 
-def test_rejudge_progress_before_any_rejudge_is_404(client: TestClient, tokens: Tokens) -> None:
+def test_rejudge_progress_before_any_rejudge_is_null(client: TestClient, tokens: Tokens) -> None:
     slug = f"fast_norejudge_{uuid.uuid4().hex[:6]}"
     client.post("/api/v1/problems", headers=bearer(tokens.instructor), json={"slug": slug, "files": ratio_files(slug)})
-    error(client.get(f"/api/v1/problems/{slug}/rejudges/latest", headers=bearer(tokens.instructor)), 404, "not_found")
+    never = client.get(f"/api/v1/problems/{slug}/rejudges/latest", headers=bearer(tokens.instructor))
+    assert never.status_code == 200 and never.json() is None, never.text
+    # Still the owner's alone, and a problem that does not exist is still 404.
+    error(client.get(f"/api/v1/problems/{slug}/rejudges/latest", headers=bearer(tokens.other_instructor)),
+          403, "forbidden")
+    error(client.get("/api/v1/problems/no_such_problem/rejudges/latest", headers=bearer(tokens.instructor)),
+          404, "not_found")
 
 
 # ---------------------------------------------------------------------------------------------
