@@ -24,6 +24,7 @@ STATUS = {  # the one map from the judge's error codes to HTTP
     "conflict": 409,
     "no_more_hints": 409,
     "last_admin": 409,
+    "last_instructor": 409,  # a course keeps one instructor
     "quota_exceeded": 429,
     "too_many_attempts": 429,  # failed sign-ins; with Retry-After
     "bad_request": 400,

@@ -24,6 +24,7 @@ from api.schemas.courses import (
     GradebookOut,
     GradebookRow,
     JoinRequest,
+    MemberIn,
     MemberOut,
 )
 from judge.service import assignments, courses, gradebook
@@ -51,7 +52,8 @@ def _course_out(course: Course, viewer: User) -> CourseOut:
     teachers_view: dict[str, Any] = {}
     if teaching:
         teachers_view = {
-            "members": [MemberOut(user=m.user.name, role=CourseRole(m.role), joined_at=m.joined_at)
+            "members": [MemberOut(user=m.user.name, user_id=m.user_id, role=CourseRole(m.role),
+                                  joined_at=m.joined_at)
                         for m in courses.members(course)],
             "join_code": course.join_code, "join_url": courses.join_path(course)}
     return CourseOut(id=course.id, title=course.title, role=role, created_at=course.created_at,
@@ -60,7 +62,8 @@ def _course_out(course: Course, viewer: User) -> CourseOut:
 
 def _cell_out(cell: Cell) -> CellOut:
     return CellOut(problem=cell.problem, best_score=cell.best_score, accepted=cell.accepted,
-                   attempts=cell.attempts, first_accepted_at=cell.first_accepted_at, late=cell.late)
+                   attempts=cell.attempts, first_accepted_at=cell.first_accepted_at, late=cell.late,
+                   submission=cell.submission)
 
 
 def _assignment_out(assignment: Assignment, role: CourseRole | None,
@@ -114,6 +117,22 @@ def read_course(course_id: int, session: SessionDep, user: CurrentUser) -> Cours
 def rotate_join_code(course_id: int, session: SessionDep, user: CurrentUser) -> CourseOut:
     """Replace the course's join code (its instructors): the old link stops working."""
     return _course_out(courses.rotate_join_code(session, user, course_id), user)
+
+
+@router.post("/courses/{course_id}/members", response_model=CourseOut, responses={
+    409: {"description": "demoting the course's last instructor (code last_instructor)"}})
+def add_member(course_id: int, body: MemberIn, session: SessionDep, user: CurrentUser) -> CourseOut:
+    """Add a user to a course you teach by their name, as instructor or learner (or change the
+    role of a member)."""
+    return _course_out(courses.add_member(session, user, course_id, body.name, body.role), user)
+
+
+@router.delete("/courses/{course_id}/members/{user_id}", status_code=204, responses={
+    409: {"description": "the course's last instructor (code last_instructor)"}})
+def remove_member(course_id: int, user_id: int, session: SessionDep, user: CurrentUser) -> Response:
+    """Remove a member from a course you teach (their submissions stay); never its last instructor."""
+    courses.remove_member(session, user, course_id, user_id)
+    return Response(status_code=204)
 
 
 @router.post("/courses/{course_id}/assignments", status_code=201, response_model=AssignmentOut)

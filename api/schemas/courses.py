@@ -37,6 +37,13 @@ class JoinRequest(BaseModel):
     code: str = Field(min_length=1, max_length=200, description="the code of the course's join link")
 
 
+class MemberIn(BaseModel):
+    name: str = Field(min_length=1, max_length=100, description="the user's name")
+    role: CourseRole = Field(description=(
+        "instructor (the user must be an instructor or an admin) or learner; someone already in "
+        "the course takes the new role"))
+
+
 class CourseListItem(BaseModel):
     id: int
     title: str
@@ -46,6 +53,7 @@ class CourseListItem(BaseModel):
 
 class MemberOut(BaseModel):
     user: str
+    user_id: int = Field(description="for DELETE /courses/{id}/members/{user_id}")
     role: CourseRole
     joined_at: UtcTime
 
@@ -89,6 +97,9 @@ class CellOut(BaseModel):
     attempts: int = Field(description="submissions (mode submit) sent for the assignment")
     first_accepted_at: UtcTime | None = Field(description="when the first accepted one was sent")
     late: bool = Field(description="first accepted only late, or (never accepted) some submission late")
+    submission: int | None = Field(None, description=(
+        "the submission to open (GET /submissions/{id}): the first accepted one, else the latest; "
+        "null before any"))
 
 
 class AssignmentProblemOut(BaseModel):

@@ -1,7 +1,10 @@
 """Who may do what: every route authorizes through ``authorize``, and nothing else decides.
 
 Learners see published problems and their own submissions, and never a hidden test; instructors
-may author, and see everything of the problems they own; admins may do everything. What a
+may author, and see everything of the problems they own; admins may do everything. An instructor
+of a course also reads the submissions its learners sent for its assignments (to look at them
+from the gradebook), with hidden tests shown only as they are to learners unless they own the
+problem: that is the presenter's ``owns_problem``, not this rule. What a
 caller may not *see* answers "not found", exactly like something missing, so ids and slugs
 reveal nothing; a problem they may see but not change answers "forbidden".
 
@@ -14,12 +17,13 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, or_, true
+from sqlalchemy import ColumnElement, exists, or_, true
 
 from judge.errors import DomainError, Forbidden, NotFound
 from judge.service.db.models import (
     Assignment,
     Course,
+    CourseMember,
     CourseRole,
     ProblemRow,
     Role,
@@ -44,6 +48,14 @@ def owns_problem(user: User, problem: ProblemRow) -> bool:
     if user.role == Role.ADMIN:
         return True
     return user.role == Role.INSTRUCTOR and problem.owner_id == user.id
+
+
+def teaches_assignment_of(user: User, submission: Submission) -> bool:
+    """``submission`` was sent for an assignment of a course ``user`` teaches (an instructor by
+    role: someone made a learner since keeps no course power, as for MANAGE)."""
+    assignment = submission.assignment
+    return (user.role == Role.INSTRUCTOR and assignment is not None
+            and course_role(user, assignment.course) is CourseRole.INSTRUCTOR)
 
 
 def course_role(user: User, course: Course) -> CourseRole | None:
@@ -84,7 +96,8 @@ def authorize(user: User, action: Action, target: Target = None) -> None:
         if target is None:
             return
     if isinstance(target, Submission):
-        if action is Action.READ and (target.user_id == user.id or owns_problem(user, target.problem)):
+        if action is Action.READ and (target.user_id == user.id or owns_problem(user, target.problem)
+                                      or teaches_assignment_of(user, target)):
             return
         raise NotFound(f"no submission {target.id}")
     if isinstance(target, ProblemRow):
@@ -117,5 +130,8 @@ def readable_submissions(user: User) -> ColumnElement[bool]:
     if user.role == Role.ADMIN:
         return true()
     if user.role == Role.INSTRUCTOR:
-        return or_(Submission.user_id == user.id, ProblemRow.owner_id == user.id)
+        taught = exists().where(
+            Assignment.id == Submission.assignment_id, CourseMember.course_id == Assignment.course_id,
+            CourseMember.user_id == user.id, CourseMember.role == CourseRole.INSTRUCTOR.value)
+        return or_(Submission.user_id == user.id, ProblemRow.owner_id == user.id, taught)
     return Submission.user_id == user.id

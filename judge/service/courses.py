@@ -1,18 +1,27 @@
-"""Courses: creating one, finding one for a caller, listing the caller's, replacing the join code.
+"""Courses: creating one, finding one for a caller, listing the caller's, replacing the join code,
+adding and removing members.
 
 A course's creator becomes its instructor; learners join through the join link
-(``judge.service.courses_join``). Who may see or change a course is ``access.authorize``'s.
+(``judge.service.courses_join``); its instructors may add another instructor (or a learner) by
+user name and remove a member, but a course always keeps one instructor. Who may see or change a
+course is ``access.authorize``'s.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.errors import InvalidInput, NotFound
+from judge.errors import Conflict, InvalidInput, NotFound
 from judge.service.access import Action, authorize
 from judge.service.courses_join import new_join_code
-from judge.service.db.models import Course, CourseMember, CourseRole, User
+from judge.service.db.models import Course, CourseMember, CourseRole, Role, User
+
+
+class LastInstructor(Conflict):
+    code = "last_instructor"
+
 
 MAX_ID = 2**63 - 1  # the database's integer: a larger id would overflow the query, not miss
 TITLE_CHARS = 200  # the column's width
@@ -73,3 +82,56 @@ def members(course: Course) -> list[CourseMember]:
     """Instructors first, then learners, each by name."""
     order = {CourseRole.INSTRUCTOR.value: 0, CourseRole.LEARNER.value: 1}
     return sorted(course.members, key=lambda m: (order.get(m.role, 2), m.user.name))
+
+
+def _other_instructors(session: Session, course: Course, member: CourseMember) -> bool:
+    """Whether the course has an instructor besides ``member``. Locks the instructors' rows where
+    the database can (PostgreSQL), so two instructors removing each other at once cannot both pass."""
+    instructors = session.scalars(select(CourseMember.id).where(
+        CourseMember.course_id == course.id, CourseMember.role == CourseRole.INSTRUCTOR.value)
+        .with_for_update())
+    return any(found != member.id for found in instructors)
+
+
+def _keep_an_instructor(session: Session, course: Course, member: CourseMember) -> None:
+    if member.role == CourseRole.INSTRUCTOR.value and not _other_instructors(session, course, member):
+        raise LastInstructor(f"{member.user.name!r} is the last instructor of course {course.id}: "
+                             "add another instructor first")
+
+
+def add_member(session: Session, user: User, course_id: int, name: str, role: CourseRole) -> Course:
+    """Make the user named ``name`` a member of the course with ``role`` (its instructors), and
+    commit. Someone already in it takes the new role. Only instructors and admins (by their own
+    role) can teach: a learner could not act on the course anyway."""
+    course = find_course(session, user, course_id, Action.MANAGE)
+    wanted = name.strip()
+    newcomer = session.scalar(select(User).where(User.name == wanted)) if wanted else None
+    if newcomer is None:
+        raise InvalidInput(f"name: there is no user named {wanted!r}")
+    if role is CourseRole.INSTRUCTOR and newcomer.role not in (Role.INSTRUCTOR, Role.ADMIN):
+        raise InvalidInput(f"name: {wanted!r} is a learner; only instructors and admins can teach a "
+                           "course (an admin can change their role)")
+    member = next((m for m in course.members if m.user_id == newcomer.id), None)
+    if member is None:
+        course.members.append(CourseMember(user_id=newcomer.id, role=role.value))
+    elif member.role != role.value:
+        _keep_an_instructor(session, course, member)
+        member.role = role.value
+    try:
+        session.commit()
+    except IntegrityError:  # added by a concurrent request at the same moment: a member already
+        session.rollback()
+    session.refresh(course)
+    return course
+
+
+def remove_member(session: Session, user: User, course_id: int, member_id: int) -> None:
+    """Take the user ``member_id`` out of the course (its instructors), and commit; the last
+    instructor stays. Their submissions stay too; a learner no longer appears in the gradebooks."""
+    course = find_course(session, user, course_id, Action.MANAGE)
+    member = next((m for m in course.members if m.user_id == member_id), None)
+    if member is None:
+        raise NotFound(f"user {member_id} is not a member of course {course.id}")
+    _keep_an_instructor(session, course, member)
+    course.members.remove(member)
+    session.commit()

@@ -49,6 +49,8 @@ class Cell:
     attempts: int
     first_accepted_at: datetime | None  # when the first accepted submission was made (naive UTC)
     late: bool
+    # The one to open from the gradebook: the first accepted submission, else the latest one.
+    submission: int | None = None
 
 
 @dataclass(frozen=True)
@@ -80,17 +82,21 @@ def _aggregates(*where: Any) -> Select[*tuple[Any, ...]]:
         func.count().label("attempts"),
         func.min(case((accepted, Submission.created_at))).label("first_accepted"),
         func.max(case((and_(accepted, Submission.late.is_(False)), 1), else_=0)).label("on_time"),
-        func.max(case((Submission.late.is_(True), 1), else_=0)).label("any_late"))
+        func.max(case((Submission.late.is_(True), 1), else_=0)).label("any_late"),
+        func.min(case((accepted, Submission.id))).label("first_accepted_id"),
+        func.max(Submission.id).label("latest_id"))
         .where(Submission.mode == Mode.SUBMIT.value, *where)
         .group_by(Submission.assignment_id, Submission.user_id, Submission.problem_id))
 
 
 def _cell(slug: str, best: float | None, attempts: int | None, first_accepted: datetime | None,
-          on_time: int | None, any_late: int | None) -> Cell:
+          on_time: int | None, any_late: int | None, first_accepted_id: int | None,
+          latest_id: int | None) -> Cell:
     accepted = first_accepted is not None
     return Cell(problem=slug, best_score=None if best is None else float(best), accepted=accepted,
                 attempts=attempts or 0, first_accepted_at=first_accepted,
-                late=not on_time if accepted else bool(any_late))
+                late=not on_time if accepted else bool(any_late),
+                submission=first_accepted_id if first_accepted_id is not None else latest_id)
 
 
 def gradebook(session: Session, user: User, assignment_id: int) -> Gradebook:
@@ -99,7 +105,7 @@ def gradebook(session: Session, user: User, assignment_id: int) -> Gradebook:
     cells = _aggregates(Submission.assignment_id == assignment.id).subquery()
     rows = session.execute(
         select(User.name, ProblemRow.slug, cells.c.best, cells.c.attempts, cells.c.first_accepted,
-               cells.c.on_time, cells.c.any_late)
+               cells.c.on_time, cells.c.any_late, cells.c.first_accepted_id, cells.c.latest_id)
         .select_from(CourseMember)
         .join(User, User.id == CourseMember.user_id)
         .join(AssignmentProblem, true())  # every learner meets every problem
@@ -123,11 +129,11 @@ def progress(session: Session, user: User, assignments: Iterable[Assignment]) ->
     chosen = list(assignments)
     if not chosen:
         return {}
-    found = {(a, p): (best, attempts, first, on_time, late)
-             for a, _, p, best, attempts, first, on_time, late in session.execute(_aggregates(
+    found = {(a, p): tuple(aggregate)
+             for a, _, p, *aggregate in session.execute(_aggregates(
                  Submission.user_id == user.id,
                  Submission.assignment_id.in_([a.id for a in chosen])))}
-    return {a.id: [_cell(link.problem.slug, *found.get((a.id, link.problem_id), (None,) * 5))
+    return {a.id: [_cell(link.problem.slug, *found.get((a.id, link.problem_id), (None,) * 7))
                    for link in a.problems] for a in chosen}
 
 

@@ -4,6 +4,7 @@ for every pair of user and submission. SQLite in a temporary folder: no Docker, 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,16 @@ from judge.errors import Forbidden, NotFound
 from judge.service.access import Action, allowed, authorize, readable_submissions
 from judge.service.catalog import sync_folders
 from judge.service.db.migrate import upgrade
-from judge.service.db.models import ProblemRow, Role, Submission, User
+from judge.service.db.models import (
+    Assignment,
+    Course,
+    CourseMember,
+    CourseRole,
+    ProblemRow,
+    Role,
+    Submission,
+    User,
+)
 from judge.service.db.session import get_engine
 from judge.service.users import create_user
 from tests.utils.service_env import FIXTURE_PROBLEMS
@@ -97,3 +107,47 @@ def test_submissions_and_the_listing_filter_agree(session: Session) -> None:
     # The owner of a problem reads every submission to it; the admin reads all.
     assert all(allowed(users["owner"], Action.READ, s) for s in submissions if s.problem_id == draft.id)
     assert all(allowed(users["admin"], Action.READ, s) for s in submissions)
+
+
+def test_course_instructors_read_their_assignments_submissions_in_both_forms(session: Session) -> None:
+    """A course's instructor reads what its learners sent for its assignments, and nothing else of
+    theirs; the rule and the listing's filter agree for every user and submission."""
+    users = _users(session)
+    teacher = create_user(session, "teacher", Role.INSTRUCTOR)[0]
+    demoted = create_user(session, "demoted", Role.LEARNER)[0]  # a course instructor made a learner since
+    shipped = session.scalars(select(ProblemRow).where(ProblemRow.published_version_id.is_not(None))).first()
+    assert shipped is not None
+    course = Course(title="c", join_code="code-1", created_by=teacher.id)
+    other_course = Course(title="d", join_code="code-2", created_by=users["other_instructor"].id)
+    course.members.extend([CourseMember(user_id=teacher.id, role=CourseRole.INSTRUCTOR.value),
+                           CourseMember(user_id=demoted.id, role=CourseRole.INSTRUCTOR.value),
+                           CourseMember(user_id=users["learner"].id, role=CourseRole.LEARNER.value),
+                           CourseMember(user_id=users["other_learner"].id, role=CourseRole.LEARNER.value)])
+    other_course.members.append(CourseMember(user_id=users["other_instructor"].id, role=CourseRole.INSTRUCTOR.value))
+    session.add_all([course, other_course])
+    session.flush()
+    now = datetime(2030, 1, 1)
+    week, elsewhere = (Assignment(course_id=c.id, title="w", opens_at=now, due_at=now + timedelta(days=7))
+                       for c in (course, other_course))
+    session.add_all([week, elsewhere])
+    session.flush()
+    sent = {(author, target): Submission(
+        user_id=users[author].id, problem_id=shipped.id, version_id=shipped.published_version_id, mode="submit",
+        code="pass", request_hash="x", assignment_id=None if target is None else target.id)
+        for author in ("learner", "other_learner") for target in (week, elsewhere, None)}
+    session.add_all(sent.values())
+    session.flush()
+
+    everyone = [*users.values(), teacher, demoted]
+    for user in everyone:
+        listed = set(session.scalars(
+            select(Submission.id).join(ProblemRow, Submission.problem_id == ProblemRow.id)
+            .where(readable_submissions(user))))
+        assert listed == {s.id for s in sent.values() if allowed(user, Action.READ, s)}, user.name
+    assert {key for key, s in sent.items() if allowed(teacher, Action.READ, s)} == {
+        ("learner", week), ("other_learner", week)}
+    assert {key for key, s in sent.items() if allowed(users["other_instructor"], Action.READ, s)} == {
+        ("learner", elsewhere), ("other_learner", elsewhere)}
+    assert not any(allowed(demoted, Action.READ, s) for s in sent.values())
+    with pytest.raises(NotFound):
+        authorize(teacher, Action.READ, sent[("learner", None)])

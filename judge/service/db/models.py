@@ -221,6 +221,7 @@ class Submission(Base):
     user: Mapped[User] = relationship()
     problem: Mapped[ProblemRow] = relationship()
     version: Mapped[ProblemVersion] = relationship()
+    assignment: Mapped[Assignment | None] = relationship()  # its course's instructors may read it
     results: Mapped[list[TestResultRow]] = relationship(
         order_by="TestResultRow.position", cascade="all, delete-orphan"
     )
