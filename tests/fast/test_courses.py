@@ -201,7 +201,7 @@ def test_the_learners_views_and_the_gradebook(client: TestClient, tokens: Tokens
     progress = {p["slug"]: p["progress"] for p in mine["problems"]}
     assert progress["secret_lookup"] | {"first_accepted_at": None} == {
         "problem": "secret_lookup", "best_score": 1.0, "accepted": True, "attempts": 2,
-        "first_accepted_at": None, "late": False}
+        "first_accepted_at": None, "late": False, "submission": accepted["id"]}
     assert progress[other_problem]["attempts"] == 0 and progress[other_problem]["best_score"] is None
     listing = client.get(f"{API}/me/assignments", headers=bearer(ann)).json()
     assert [(a["id"], a["state"], a["solved"]) for a in listing] == [(week["id"], "due", 1), (later["id"], "upcoming", 0)]
@@ -221,7 +221,7 @@ def test_the_learners_views_and_the_gradebook(client: TestClient, tokens: Tokens
     assert rows[names["ann"]]["total_score"] == 1.0 and rows[names["formula"]]["total_score"] == 1.0
     assert rows[names["idle"]]["cells"] == [
         {"problem": slug, "best_score": None, "accepted": False, "attempts": 0, "first_accepted_at": None,
-         "late": False} for slug in ("secret_lookup", other_problem)]
+         "late": False, "submission": None} for slug in ("secret_lookup", other_problem)]
 
     exported = client.get(f"{API}/assignments/{week['id']}/gradebook.csv", headers=bearer(instructor))
     assert exported.status_code == 200 and exported.headers["content-type"] == "text/csv; charset=utf-8"

@@ -1,5 +1,6 @@
 // /author: the problems the signed-in instructor owns (an admin: every problem), with the newest
-// version's status, the published version and the acceptance rate; uploading a problem folder as
+// version's status, the published version and the acceptance rate (one request: GET
+// /problems?mine=true); uploading a problem folder as
 // an archive, and copying a problem under a new slug.
 import { api } from "./api.js";
 import { shortVersion } from "./author-format.js";
@@ -9,29 +10,13 @@ import { el, link, notice, percent, problemHref, scrollBox, setTitle, show } fro
 
 const SLUG = /^[a-z][a-z0-9_]*$/;
 
-// GET /problems lists published problems and my drafts; the detail of one carries "versions"
-// only for its owner (or an admin), which is how the mine are told apart.
-async function myProblems(signal) {
-  const all = await api("/problems", { signal });
-  const details = await Promise.all(all.map((p) => api(`/problems/${encodeURIComponent(p.slug)}`, { signal })
-    .catch((error) => {
-      if (error.name === "AbortError") throw error;
-      return null; // gone since the list was read, or not readable: not mine to author
-    })));
-  const mine = details.filter((d) => d && Array.isArray(d.versions));
-  const known = new Set(all.map((p) => p.slug));
-  const stats = await Promise.all(mine.map((p) => api(`/problems/${encodeURIComponent(p.slug)}/stats`, { signal })
-    .catch((error) => {
-      if (error.name === "AbortError") throw error;
-      return null;
-    })));
-  return { known, rows: mine.map((problem, i) => ({ problem, stats: stats[i] })) };
-}
+// GET /problems?mine=true: the problems I may author, each with its newest version and acceptance,
+// in one request.
+const myProblems = (signal) => api("/problems?mine=true", { signal });
 
-function acceptanceText(stats) {
-  if (!stats) return "";
-  if (!stats.submissions) return "no submissions";
-  return `${percent(stats.acceptance_rate || 0)} of ${stats.submissions}`;
+function acceptanceText(acceptance) {
+  if (!acceptance || !acceptance.submissions) return "no submissions";
+  return `${percent(acceptance.rate || 0)} of ${acceptance.submissions}`;
 }
 
 function problemTable(rows) {
@@ -40,18 +25,17 @@ function problemTable(rows) {
     el("caption", { class: "sr-only" }, "My problems"),
     el("thead", {}, el("tr", {}, ["Problem", "Newest version", "Published version", "Acceptance", "Pages"]
       .map((h) => el("th", { scope: "col" }, h)))),
-    el("tbody", {}, rows.map(({ problem, stats }) => {
-      const newest = problem.versions[problem.versions.length - 1];
-      const published = problem.versions.find((v) => v.published);
+    el("tbody", {}, rows.map((problem) => {
+      const newest = problem.newest_version;
       return el("tr", {},
         el("th", { scope: "row" }, link(authorHref(problem.slug), problem.title),
           el("div", { class: "muted slug" }, problem.slug)),
         el("td", {}, newest ? [statusBadge(newest.status), " ", el("code", {}, shortVersion(newest.version))] : ""),
-        el("td", {}, published ? el("code", {}, shortVersion(published.version)) : el("span", { class: "muted" }, "not published")),
-        el("td", { class: "number" }, acceptanceText(stats)),
+        el("td", {}, problem.version ? el("code", {}, shortVersion(problem.version)) : el("span", { class: "muted" }, "not published")),
+        el("td", { class: "number" }, acceptanceText(problem.acceptance)),
         el("td", { class: "links" },
           link(`${authorHref(problem.slug)}/insight`, "Insight", { "aria-label": `Insight into ${problem.title}` }),
-          published ? [" · ", link(problemHref(problem.slug), "Public page", { "aria-label": `Public page of ${problem.title}` })] : null));
+          problem.published ? [" · ", link(problemHref(problem.slug), "Public page", { "aria-label": `Public page of ${problem.title}` })] : null));
     }))));
 }
 
@@ -64,7 +48,7 @@ function field(id, text, control, hint) {
     hint ? el("span", { id: `${id}-hint`, class: "muted hint" }, hint) : null);
 }
 
-function uploadForm(known, signal) {
+function uploadForm(signal) {
   const archive = el("input", { type: "file", name: "archive", required: true,
     accept: ".zip,.tar.gz,.tgz,application/zip,application/gzip,application/x-gzip" });
   const slug = el("input", { type: "text", name: "slug", autocomplete: "off", spellcheck: "false", pattern: SLUG.source });
@@ -96,13 +80,8 @@ function uploadForm(known, signal) {
     state.textContent = `Uploading ${file.name}…`;
     try {
       const created = await sendForm("/problems", "POST", body, signal);
-      let made = created.problem || wanted;
-      if (!made) { // the answer names the version, not the problem: the new slug in the list is it
-        const now = await api("/problems", { signal });
-        made = (now.find((p) => !known.has(p.slug)) || {}).slug;
-      }
       state.textContent = "Uploaded; its validation runs now.";
-      location.assign(made ? authorHref(made) : "/author");
+      location.assign(authorHref(created.problem)); // the answer names the problem, slug or not
     } catch (error) {
       if (error.name === "AbortError") return;
       state.textContent = `Not uploaded: ${error.message}`;
@@ -114,7 +93,7 @@ function uploadForm(known, signal) {
 }
 
 function copyForm(rows, signal) {
-  const source = el("select", { name: "source" }, rows.map(({ problem }) => el("option", { value: problem.slug },
+  const source = el("select", { name: "source" }, rows.map((problem) => el("option", { value: problem.slug },
     `${problem.title} (${problem.slug})`)));
   const slug = el("input", { type: "text", name: "new_slug", required: true, autocomplete: "off", spellcheck: "false",
     pattern: SLUG.source });
@@ -155,10 +134,10 @@ export async function authorListPage(signal) {
     show(el("h1", {}, "My problems"), notice("Authoring is for instructors and administrators.", "error"));
     return;
   }
-  const { known, rows } = await myProblems(signal);
+  const rows = await myProblems(signal);
   show(
     el("h1", {}, "My problems"),
     el("p", { class: "muted" }, "Each save of a problem is a draft version, validated in the sandbox; learners see the published version."),
     problemTable(rows),
-    el("div", { class: "author-forms" }, uploadForm(known, signal), copyForm(rows, signal)));
+    el("div", { class: "author-forms" }, uploadForm(signal), copyForm(rows, signal)));
 }

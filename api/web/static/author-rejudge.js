@@ -1,30 +1,12 @@
 // "Rejudge" on the authoring page: every submission judged again against the published version,
 // its progress in a <progress> bar fed by GET /problems/{slug}/rejudges/latest once a second; and
 // the hidden tests of a version, read-only.
-import { ApiError, api, sleep } from "./api.js";
+import { api, sleep } from "./api.js";
 import { dataTable, problemApi } from "./author-parts.js";
 import { el, timeText } from "./dom.js";
 import { argumentsText, parseType, py } from "./values.js";
 
 const POLL_MS = 1000;
-const REJUDGED_PREFIX = "judge.rejudged.";
-
-function rejudgedHere(slug) {
-  try {
-    return localStorage.getItem(REJUDGED_PREFIX + slug) !== null;
-  } catch {
-    return false;
-  }
-}
-
-function rememberRejudge(slug) {
-  try {
-    localStorage.setItem(REJUDGED_PREFIX + slug, new Date().toISOString());
-  } catch {
-    // storage refused: the progress is still followed now, just not after a reload
-  }
-}
-
 export function rejudgePanel(slug, signal) {
   const bar = el("progress", { id: "rejudge-progress", max: "1", value: "0", "aria-labelledby": "rejudge-label" });
   const words = el("p", { id: "rejudge-words", class: "muted" });
@@ -46,6 +28,7 @@ export function rejudgePanel(slug, signal) {
     try {
       for (;;) {
         const progress = await api(`${problemApi(slug)}/rejudges/latest`, { signal });
+        if (!progress) return; // nothing asked for yet (cannot happen after a POST; said on arrival)
         draw(progress);
         if (progress.done >= progress.total) {
           status.textContent = progress.total ? `Rejudge finished: ${progress.done} of ${progress.total} judged.` : "There was nothing to rejudge.";
@@ -63,7 +46,6 @@ export function rejudgePanel(slug, signal) {
     status.textContent = "Asking for a rejudge…";
     try {
       const done = await api(`${problemApi(slug)}/rejudge`, { method: "POST", signal });
-      rememberRejudge(slug);
       status.textContent = `Rejudging ${done.requeued} submissions against version ${done.version.slice(0, 10)}…`;
       await follow();
     } catch (error) {
@@ -73,20 +55,19 @@ export function rejudgePanel(slug, signal) {
     }
   });
 
-  // The latest rejudge on arrival, followed on if it is still running. Only once this browser has
-  // asked for one: before any rejudge the API answers 404, which a browser logs as a failed load.
+  // The latest rejudge on arrival, whoever asked for it and wherever, followed on while it runs;
+  // null before the first.
   async function start() {
-    if (!rejudgedHere(slug)) {
-      words.textContent = "No rejudge asked for from this browser yet.";
-      return;
-    }
     try {
       const progress = await api(`${problemApi(slug)}/rejudges/latest`, { signal });
+      if (!progress) {
+        words.textContent = "Never rejudged.";
+        return;
+      }
       draw(progress);
       if (progress.done < progress.total) await follow();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) words.textContent = "Never rejudged.";
-      else if (error.name !== "AbortError") words.textContent = `The latest rejudge could not be read: ${error.message}`;
+      if (error.name !== "AbortError") words.textContent = `The latest rejudge could not be read: ${error.message}`;
     }
   }
 

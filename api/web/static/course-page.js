@@ -1,11 +1,12 @@
-// One course. Its instructors (and admins) see the join link (Copy, New join link), the members,
-// the assignments with Edit and Delete, and the form that creates one; its learners see the
+// One course. Its instructors (and admins) see the join link (Copy, New join link), the members
+// (Remove, Add instructor), the assignments with Edit and Delete, and the form that creates one; its learners see the
 // assignments with what is due and their progress.
 import { api } from "./api.js";
 import { assignmentForm } from "./assignment-form.js";
 import { assignmentHref, roleText } from "./courses.js";
 import { el, link, notice, scrollBox, setTitle, show, timeText } from "./dom.js";
 import { dueWords } from "./due.js";
+import { field, formError } from "./forms.js";
 
 const POLICY = { accept: "late work accepted, marked late", refuse: "late work refused" };
 
@@ -52,13 +53,69 @@ function joinLinkSection(course, redraw, signal) {
     state);
 }
 
-function membersSection(members) {
+// The members, each with Remove (after a confirm; never the course's only instructor, whom the API
+// keeps too), and the form that adds an instructor by user name.
+function membersSection(course, redraw, signal) {
+  const members = course.members || [];
+  const instructors = members.filter((m) => m.role === "instructor").length;
+  const state = el("p", { class: "muted", role: "status" });
+  const remove = async (member, button) => {
+    if (!window.confirm(`Remove ${member.user} from “${course.title}”? Their submissions stay.`)) return;
+    button.disabled = true;
+    try {
+      await api(`/courses/${course.id}/members/${member.user_id}`, { method: "DELETE", signal });
+      const me = await api("/me", { signal });
+      if (me.id === member.user_id) location.assign("/courses"); // no longer theirs to see
+      else await redraw(`Removed ${member.user}.`);
+    } catch (error) {
+      if (error.name !== "AbortError") state.textContent = `Not removed: ${error.message}`;
+      button.disabled = false;
+    }
+  };
+  const actions = (m) => {
+    if (m.role === "instructor" && instructors < 2) return el("span", { class: "muted" }, "only instructor");
+    const button = el("button", { type: "button", class: "quiet danger", "aria-label": `Remove ${m.user}` }, "Remove");
+    button.addEventListener("click", () => remove(m, button));
+    return el("div", { class: "row-actions" }, button);
+  };
+  const name = el("input", { type: "text", required: true, maxlength: "100", autocomplete: "off", spellcheck: "false" });
+  const error = formError();
+  const add = el("button", { type: "submit" }, "Add instructor");
+  const form = el("form", { class: "course-form member-form", novalidate: true, "aria-labelledby": "add-instructor-heading" },
+    el("h3", { id: "add-instructor-heading" }, "Add an instructor"),
+    field("add-instructor-name", "User name", name, "An instructor's or admin's user name: they will see and change this course as you do."),
+    el("div", { class: "actions" }, add), error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const wanted = name.value.trim();
+    if (!wanted) {
+      error.textContent = "Type the user name of the instructor to add.";
+      name.setAttribute("aria-invalid", "true");
+      name.focus();
+      return;
+    }
+    add.disabled = true;
+    error.textContent = "";
+    name.removeAttribute("aria-invalid");
+    try {
+      await api(`/courses/${course.id}/members`, { method: "POST", json: { name: wanted, role: "instructor" }, signal });
+      await redraw(`${wanted} is an instructor of this course now.`);
+    } catch (problem) {
+      if (problem.name === "AbortError") return;
+      error.textContent = `Not added: ${problem.message}`;
+      name.setAttribute("aria-invalid", "true");
+      name.focus();
+      add.disabled = false;
+    }
+  });
   return el("section", { "aria-labelledby": "members-heading" },
     heading("members-heading", `Members (${members.length})`),
     scrollBox(el("table", { class: "list" },
-      el("thead", {}, el("tr", {}, ["Name", "Role", "Joined"].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, ["Name", "Role", "Joined", "Actions"].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, members.map((m) => el("tr", {},
-        el("td", {}, m.user), el("td", {}, m.role), el("td", {}, timeText(m.joined_at))))))));
+        el("td", {}, m.user), el("td", {}, m.role), el("td", {}, timeText(m.joined_at)), el("td", {}, actions(m))))))),
+    state,
+    el("div", { class: "course-panel" }, form));
 }
 
 function teacherAssignments(course, problems, redraw, signal) {
@@ -138,7 +195,7 @@ export async function coursePage(id, signal) {
     if (teaching) {
       const problems = await api("/problems", { signal });
       body = [joinLinkSection(course, draw, signal), ...teacherAssignments(course, problems, draw, signal),
-        membersSection(course.members || [])];
+        membersSection(course, draw, signal)];
     } else {
       const mine = (await api("/me/assignments", { signal })).filter((a) => a.course.id === course.id);
       body = [learnerAssignments(mine)];

@@ -1,21 +1,25 @@
 // An assignment's gradebook: learners x problems (best score, accepted, attempts, first accepted,
-// late), a total per learner, sortable by each column (buttons in the headers, aria-sort on the
-// sorted one), and the CSV export. The table scrolls sideways in its own box.
+// late, a link to the submission: the first accepted, else the latest), a total per learner,
+// sortable by each column (buttons in the headers, aria-sort on the sorted one), and the CSV
+// export. The table scrolls sideways in its own box.
 import { api, ApiError, getToken } from "./api.js";
 import { assignmentHref } from "./courses.js";
-import { el, link, notice, setTitle, show, timeText } from "./dom.js";
+import { el, link, notice, setTitle, show, submissionHref, timeText } from "./dom.js";
 import { sortRows } from "./gradebook-order.js";
 
 const score = (value) => (typeof value === "number" ? value.toFixed(2) : "–");
 
-function cellView(cell) {
+// learner: the row's user name, for the link's accessible name.
+function cellView(cell, learner) {
   if (!cell.attempts) return el("td", { class: "grade none" }, el("span", { class: "muted" }, "not tried"));
   return el("td", { class: "grade" },
     el("div", { class: "grade-line" }, el("span", { class: "number" }, score(cell.best_score)),
       cell.accepted ? el("span", { class: "badge verdict-accepted" }, "accepted") : el("span", { class: "muted" }, "not accepted"),
       cell.late ? el("span", { class: "tag late" }, "late") : null),
     el("div", { class: "muted" }, `${cell.attempts} attempt${cell.attempts === 1 ? "" : "s"}`),
-    cell.first_accepted_at ? el("div", { class: "muted" }, `first accepted ${timeText(cell.first_accepted_at)}`) : null);
+    cell.first_accepted_at ? el("div", { class: "muted" }, `first accepted ${timeText(cell.first_accepted_at)}`) : null,
+    cell.submission ? el("div", {}, link(submissionHref(cell.submission), cell.accepted ? "Accepted submission" : "Latest submission",
+      { "aria-label": `${cell.accepted ? "Accepted" : "Latest"} submission of ${learner} for ${cell.problem}` })) : null);
 }
 
 function filenameOf(response, fallback) {
@@ -92,7 +96,7 @@ export async function gradebookPage(id, signal) {
     }
     body.replaceChildren(...sortRows(book.rows, order.column, order.direction).map((row) => el("tr", {},
       el("th", { scope: "row" }, row.user),
-      row.cells.map(cellView),
+      row.cells.map((cell) => cellView(cell, row.user)),
       el("td", { class: "number total" }, score(row.total_score)))));
   };
   draw();
