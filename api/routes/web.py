@@ -1,8 +1,11 @@
-"""The learner's web pages: static shells whose script loads every datum from the JSON API.
+"""The web pages (learners', instructors', admins'): one static shell whose scripts load every
+datum from the JSON API.
 
-The shells carry no data and need no session: the script sends the token the learner pasted
-(kept in localStorage) as a Bearer token, exactly as any other API client does. So a page URL
-reveals nothing without a token, and the API's access rules are the only ones there are.
+The shell carries no data and the page routes check no credentials: the scripts call the API
+with the session cookie that signing in at /sign-in sets (echoing the session's CSRF token on
+every change), or with an API token kept in localStorage, sent as a Bearer token exactly as any
+other client sends it. So a page URL reveals nothing by itself, and the API's access rules are
+the only ones there are.
 """
 
 from __future__ import annotations
@@ -51,9 +54,9 @@ PAGES: dict[str, str] = {
     "/account": "who I am, a new password, my API tokens (made, shown once, revoked)",
     "/admin/users": "administrators: every user, role changes, a new user with a password",
     "/courses": "my courses (as instructor or learner), what is due; instructors: a new course",
-    "/courses/{course_id:int}": "a course: assignments; instructors: join link, members, assignment forms",
+    "/courses/{course_id:int}": "a course: assignments; instructors: join link, members (add, remove), forms",
     "/assignments/{assignment_id:int}": "an assignment's problems, due time and the learner's progress",
-    "/assignments/{assignment_id:int}/gradebook": "learners x problems for an assignment, sortable, CSV",
+    "/assignments/{assignment_id:int}/gradebook": "learners x problems, sortable, links to submissions, CSV",
     "/author": "instructors: my problems (all, for an admin), uploading an archive, copying a problem",
     "/author/{slug}": "authoring: versions and validation reports, files, publish, roll back, rejudge",
     "/author/{slug}/preview": "a version of a problem (published or not) as its public page shows it",
