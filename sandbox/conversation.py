@@ -146,5 +146,6 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
                 break
     if not stop:
         channel.send(frame(None))
+        run.finished = True
     run.seconds = round(time.monotonic() - started, 4)
     return run
