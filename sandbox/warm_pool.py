@@ -19,9 +19,10 @@ that are created, attached and started, each waiting for its one payload.
 - **Checked when taken.** ``take`` calls the caller's ``accept`` on each candidate outside the
   lock; a refused or too old item is discarded and the next is tried, then none (cold path).
 - **Clean-up after a run, off its clock.** ``defer`` hands the thread a job (removing the
-  container a run used) that it runs between runs, before it makes anything; the run's result
-  is not held back by it. At most ``MAX_DEFERRED`` jobs wait: past that, or once closed, the
-  caller runs its job itself.
+  container a run used) that it runs between runs, once no item is due to be made: a warm item
+  saves the next run more than a removal costs it, so when runs follow each other with no pause,
+  jobs wait. At most ``MAX_DEFERRED`` wait: past that, or once closed, the caller runs its job
+  itself (which is what a run did before there were deferred jobs).
 - **Drained.** ``close`` discards every idle item, runs every deferred job and stops the thread;
   an item the thread is still making is discarded as soon as it is made. Every pool in the
   process is closed at exit (``atexit``); a forked child forgets what its parent's pools hold
@@ -244,24 +245,24 @@ class WarmPool(Generic[K, T]):
 
     def _next_job(self) -> tuple[list[Callable[[], None]], list[T], K | None, float | None]:
         """With the lock held: (deferred jobs to run, items to discard, a key to make one for,
-        how long to sleep). Deferred jobs go first, alone."""
+        how long to sleep). An item due to be made goes before deferred jobs."""
         if self._busy:
             return [], [], None, None  # woken when the run ends
-        if self._deferred:
-            jobs = list(self._deferred)
-            self._deferred.clear()
-            self._deferred_running += len(jobs)
-            return jobs, [], None, 0.0
         now = time.monotonic()
         aged: list[T] = []
         for queue in self._idle.values():
             while queue and now - queue[0].since > self.max_idle:
                 aged.append(queue.popleft().item)
         short = next((k for k, queue in self._idle.items() if len(queue) < self.size), None)
-        if short is not None and now < self._retry_at:
-            return [], aged, None, self._retry_at - now
-        if short is not None:
+        if short is not None and now >= self._retry_at:
             return [], aged, short, 0.0
+        if self._deferred:
+            jobs = list(self._deferred)
+            self._deferred.clear()
+            self._deferred_running += len(jobs)
+            return jobs, aged, None, 0.0
+        if short is not None:
+            return [], aged, None, self._retry_at - now
         oldest = min((queue[0].since for queue in self._idle.values() if queue), default=None)
         return [], aged, None, None if oldest is None else oldest + self.max_idle - now + 0.05
 
@@ -279,7 +280,6 @@ class WarmPool(Generic[K, T]):
                 with self._cond:
                     self._deferred_running -= len(jobs)
                     self._cond.notify_all()
-                continue
             if aged:
                 self._observe()
             for item in aged:

@@ -144,8 +144,9 @@ def test_nothing_is_made_while_a_run_is_in_progress() -> None:
         pool.close()
 
 
-def test_deferred_jobs_run_after_the_run_and_before_any_make() -> None:
-    """A run's clean-up (removing its container) waits for the run to end, never for a make."""
+def test_deferred_jobs_run_after_the_run_and_after_the_make_it_needs() -> None:
+    """A run's clean-up (removing its container) waits for the run to end, and for the item
+    that replaces the one it took."""
     order: list[str] = []
     items = Items()
 
@@ -163,7 +164,7 @@ def test_deferred_jobs_run_after_the_run_and_before_any_make() -> None:
             time.sleep(0.2)
             assert order == ["make"]  # nothing while the run is in progress
         assert pool.wait_settled(5) and pool.wait_filled(5)
-        assert order == ["make", "removed", "make"]
+        assert order == ["make", "make", "removed"]
     finally:
         pool.close()
 
