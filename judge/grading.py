@@ -20,7 +20,7 @@ from judge.results import (
 from judge.static_checks import check_source
 from sandbox import codec
 from sandbox.interface import Limits, Payload, Sandbox, SandboxRun, TestInput
-from sandbox.protocol import CallResult, Outcome
+from sandbox.protocol import AS_SENT, CallResult, Outcome
 
 OUTCOME_STATUS = {
     Outcome.TIMEOUT: TestStatus.TIME_LIMIT_EXCEEDED,
@@ -79,7 +79,7 @@ def _changed_argument(problem: Problem, test: TestCase, call: CallResult) -> Jud
     arguments = list(zip(names, test.args, after_args, strict=False)) + [
         (name, before, after_kwargs.get(name)) for name, before in test.kwargs.items()]
     for name, before, after in arguments:
-        if check_exact(before, after):
+        if after is not AS_SENT and check_exact(before, after):
             return (TestStatus.WRONG_ANSWER, explain_changed_argument(name, before, after),
                     "the function changed one of its arguments")
     return None

@@ -92,6 +92,19 @@ def json_safe(value: Any) -> Any:
     return value
 
 
+def _stored(value: Any) -> Any:
+    """``display_safe(json_safe(value))`` in one walk: the common exact types on a short path,
+    anything else through the two functions themselves."""
+    kind = type(value)
+    if kind is str:
+        return safe_text(value) if _UNSAFE.search(value) else value
+    if kind is list or kind is tuple:
+        return [_stored(v) for v in value]
+    if kind is dict:
+        return {safe_text(k if isinstance(k, str) else repr(k)): _stored(v) for k, v in value.items()}
+    return display_safe(json_safe(value))
+
+
 def learner_view(tests: list[dict[str, Any]], policy: HiddenPolicy) -> dict[str, Any]:
     """What a learner may see of a judged submission's tests (JSON as ``TestResult.as_json``).
 
@@ -135,25 +148,23 @@ class TestResult:
 
     def as_json(self) -> dict[str, Any]:
         """The test in full, as its author sees it; ``learner_view`` decides what others see."""
-        data: dict[str, Any] = {
-            "name": self.name,
+        return {
+            "name": display_safe(self.name),
             "visibility": self.visibility.value,
             "status": self.status.value,
-            "category": self.category,
+            "category": display_safe(self.category),
             "seconds": self.seconds,
+            # Values may be large: their JSON form and their safe text come from one walk.
+            "args": _stored(self.args),
+            "kwargs": _stored(self.kwargs),
+            "expected": _stored(self.expected),
+            "actual": _stored(self.actual),
+            "expected_repr": safe_text(repr(self.expected)),
+            "actual_repr": safe_text(repr(self.actual)),
+            "stdout": display_safe(self.stdout),
+            "explanation": display_safe(self.explanation),
+            "note": display_safe(self.note),
         }
-        data.update(
-            args=json_safe(self.args),
-            kwargs=json_safe(self.kwargs),
-            expected=json_safe(self.expected),
-            actual=json_safe(self.actual),
-            expected_repr=repr(self.expected),
-            actual_repr=repr(self.actual),
-            stdout=self.stdout,
-            explanation=self.explanation,
-            note=self.note,
-        )
-        return display_safe(data)  # type: ignore[no-any-return]
 
 
 @dataclass

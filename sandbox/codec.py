@@ -78,7 +78,45 @@ def encode(value: object, depth: int = 0) -> dict[str, Any]:
 
 
 def decode(tree: object, depth: int = 0) -> Any:
-    """Decode a tagged tree strictly; raise CodecError on anything that breaks the schema."""
+    """Decode a tagged tree strictly; raise CodecError on anything that breaks the schema.
+
+    The common well-formed shapes (exact JSON types, exactly the keys their tag wants) are
+    decoded on a short path; anything else, including every malformed tree, goes through the
+    full checks of ``_decode_checked``, which give the same value or the error.
+    """
+    if type(tree) is dict and depth <= MAX_DEPTH + 1:
+        if len(tree) == 2:
+            tag = tree.get("t")
+            raw = tree.get("v")
+            if tag == "str":
+                if type(raw) is str:
+                    return raw
+            elif tag == "list":
+                if type(raw) is list:
+                    return [decode(item, depth + 1) for item in raw]
+            elif tag == "float":
+                if type(raw) is str:
+                    try:
+                        return float(raw)
+                    except ValueError:
+                        pass
+            elif tag == "int":
+                if type(raw) is str:
+                    try:
+                        return int(raw)
+                    except ValueError:
+                        pass
+            elif tag == "bool":
+                if type(raw) is bool:
+                    return raw
+            elif tag == "tuple" and type(raw) is list:
+                return tuple([decode(item, depth + 1) for item in raw])
+        elif len(tree) == 1 and tree.get("t") == "none":
+            return None
+    return _decode_checked(tree, depth)
+
+
+def _decode_checked(tree: object, depth: int) -> Any:
     if depth > MAX_DEPTH + 1:
         raise CodecError("value nested too deeply")
     if not isinstance(tree, dict) or not isinstance(tree.get("t"), str):

@@ -87,7 +87,8 @@ def decide(step: Step, seconds: float, payload: Payload, test: TestInput | None)
                           detail=f"the process {how} before returning")
     n_args = len(test.args) if test else 0
     names = frozenset(test.kwargs) if test else frozenset()
-    result = parse_claim(step.claim, step.kind, n_args, names)
+    result = parse_claim(step.claim, step.kind, n_args, names,
+                         test.args if test else None, test.kwargs if test else None)
     result.stdout, result.seconds = step.stdout, seconds
     if result.outcome is Outcome.MEMORY:
         result.detail = f"MemoryError: the call used more than {limits.memory_mb} MB of memory"
@@ -145,5 +146,6 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
                 break
     if not stop:
         channel.send(frame(None))
+        run.finished = True
     run.seconds = round(time.monotonic() - started, 4)
     return run

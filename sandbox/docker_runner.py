@@ -5,7 +5,10 @@ itself (what is sent, how each step is timed and decided) lives in ``sandbox.con
 
 A container may be made ahead of time (``sandbox.warm_pool``): created, attached and started with
 every limit applied, its supervisor waiting on stdin for the Start message (its lease begins only
-then). It still serves exactly one payload and is removed after it, as a cold one is. Warm
+then). It still serves exactly one payload and is removed after it, as a cold one is. With a
+pool, a run that finished (the container ends by itself) leaves the removal to the pool's thread,
+which does it as soon as the run has returned, so that the verdict does not wait for the engine;
+a run that stopped early, failed, or finds the pool busy removes its container before returning. Warm
 containers are keyed by the limits the container itself enforces (``container_limits``); the
 rest of a payload's limits travel in the Start message.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 import socket
 import struct
@@ -303,6 +307,7 @@ class DockerSandbox:
                 raise SandboxUnavailable(f"could not create the sandbox container: {exc}") from exc
             sock = None
         self.recent.append(container.id)
+        finished = False
         try:
             if sock is None:
                 raw = self.client.api.attach_socket(
@@ -315,12 +320,15 @@ class DockerSandbox:
             except StreamEnded as exc:
                 raise SandboxUnavailable(_why_it_ended(container, exc, stream)) from exc
             run.container = container.id
+            finished = run.finished
             return run
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox container failed: {exc}") from exc
         finally:
             _close_attachment(sock, raw)
-            remove_container(self.client, container.id)
+            if not (finished and self.pool is not None
+                    and self.pool.defer(functools.partial(self._remove_later, container.id))):
+                remove_container(self.client, container.id)
 
     def _take_warm(self, limits: Limits) -> WarmContainer | None:
         """A live warm container for these limits, now this run's alone; None for the cold path
@@ -376,6 +384,10 @@ class DockerSandbox:
             remove_container(client, container.id)
             raise
         return WarmContainer(container.id, sock, raw, expires)
+
+    def _remove_later(self, container_id: str) -> None:
+        """In the pool's thread, once the run that used it has returned."""
+        remove_container(self._engine_here(), container_id)
 
     def _discard_warm(self, warm: WarmContainer) -> None:
         warm.close()

@@ -42,6 +42,9 @@ from sandbox.spawner import Child, Spawner
 
 BASE_UID = 20000
 CGROUP = "/sys/fs/cgroup"
+# Where a count is kept: the cgroup v2 file, then the cgroup v1 one (a controller's folder).
+PIDS_CURRENT = (("pids.current", None), ("pids/pids.current", None))
+OOM_KILLS = (("memory.events", "oom_kill"), ("memory/memory.oom_control", "oom_kill"))
 HEADER_CAP = 12  # digits of a frame's length
 FRAME_CAP = 256 * 1024 * 1024
 
@@ -85,18 +88,22 @@ def _read_body(fd: int, size: int, buffer: bytearray) -> memoryview:
     return view
 
 
-def _cgroup_number(name: str, key: str | None = None) -> int | None:
-    try:
-        with open(f"{CGROUP}/{name}") as handle:
-            text = handle.read()
-    except OSError:
+def _cgroup_number(places: tuple[tuple[str, str | None], ...]) -> int | None:
+    """A number the container's cgroup keeps, from the first of its places that exists: a file
+    holding the number alone (key None), or the line that starts with key."""
+    for name, key in places:
+        try:
+            with open(f"{CGROUP}/{name}") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        if key is None:
+            return int(text.strip()) if text.strip().isdigit() else None
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == key and parts[1].isdigit():
+                return int(parts[1])
         return None
-    if key is None:
-        return int(text.strip()) if text.strip().isdigit() else None
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] == key:
-            return int(parts[1])
     return None
 
 
@@ -116,7 +123,7 @@ def _drain(child: Child, fd: int, cap: int) -> bool:
 
 def _supervise(child: Child, spawner: Spawner, start: Start) -> tuple[Stop | None, int]:
     """Watch one learner process until it exits or breaks a limit; (stop, wait status)."""
-    oom_before = _cgroup_number("memory.events", "oom_kill")
+    oom_before = _cgroup_number(OOM_KILLS)
     caps = {child.out_r: start.stdout_cap, child.claim_r: CLAIM_CAP}
     open_fds = [child.out_r, child.claim_r]
     deadline = time.monotonic() + start.time_limit
@@ -147,7 +154,7 @@ def _supervise(child: Child, spawner: Spawner, start: Start) -> tuple[Stop | Non
     else:
         for fd in open_fds:  # what it wrote just before it exited
             _drain(child, fd, caps[fd])
-    oom_after = _cgroup_number("memory.events", "oom_kill")
+    oom_after = _cgroup_number(OOM_KILLS)
     if (stop is None and os.WIFSIGNALED(status) and oom_before is not None
             and oom_after is not None and oom_after > oom_before):
         stop = Stop.MEMORY
@@ -164,7 +171,7 @@ def _reap_zombies() -> None:
 def _clear_uid(uid: int, spawner: Spawner, baseline: int | None) -> None:
     """Kill every process of uid and remove its files, unless nothing is left."""
     _reap_zombies()
-    if baseline is None or _cgroup_number("pids.current") != baseline:
+    if baseline is None or _cgroup_number(PIDS_CURRENT) != baseline:
         cleanup.kill_uid(uid)
         _reap_zombies()
     if cleanup.leftovers_possible():
@@ -209,7 +216,7 @@ def main() -> None:
     signal.signal(signal.SIGALRM, _end_of_lease)
     signal.alarm(max(1, int(start.lifetime)))
     spawner = Spawner(start)  # before any test data or learner output exists in this process
-    baseline = _cgroup_number("pids.current")
+    baseline = _cgroup_number(PIDS_CURRENT)
     _finish(spawner.spawn(Kind.IMPORT, BASE_UID), spawner, Kind.IMPORT, None, start, baseline)
     buffer = bytearray()
     seq = 0

@@ -56,6 +56,9 @@ class SandboxRun:
     results: list[CallResult]
     seconds: float = 0.0
     container: str = ""  # the id of the container that ran it, for audits
+    # The host sent the end of the tests: the supervisor then returns, and the container ends
+    # by itself. False when the run stopped early (its last learner process may still run).
+    finished: bool = False
 
 
 class SandboxUnavailable(RuntimeError):

@@ -17,6 +17,7 @@ import resource
 import sys
 import traceback
 import types
+from dataclasses import dataclass
 from typing import Any
 
 from sandbox import codec, syscall_filter
@@ -26,11 +27,31 @@ SOLUTION_FILE = "solution.py"
 CLAIM_FD = 3
 
 
-def _drop_privileges(uid: int, start: Start) -> None:
+@dataclass(frozen=True)
+class Ready:
+    """What the spawner prepared once, before forking, so that no learner process pays for it:
+    the seccomp filter, built, and the learner's module compiled (None until the spawner has
+    compiled it, or when it would not compile there: each process then compiles it itself).
+    Compiling parses the source and runs none of it; nothing here comes from a test."""
+
+    ipc_filter: syscall_filter.Filter
+    code: types.CodeType | None = None
+
+
+def compile_solution(source: str) -> types.CodeType:
+    """The learner's module, compiled; the one place it is compiled, so that the spawner's
+    compile and a learner process's own get the same flags (this module's future imports)."""
+    return compile(source, SOLUTION_FILE, "exec")
+
+
+def _drop_privileges(uid: int, start: Start, ready: Ready) -> None:
     """Set the limits, then become the learner's uid: every capability is lost with uid 0."""
     try:
-        with open("/proc/self/oom_score_adj", "w") as adj:
-            adj.write("1000")  # the kernel's OOM killer takes a learner process, never PID 1
+        adj = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+        try:
+            os.write(adj, b"1000")  # the kernel's OOM killer takes a learner process, never PID 1
+        finally:
+            os.close(adj)
     except OSError:
         pass
     resource.setrlimit(resource.RLIMIT_AS, (start.memory_bytes, start.memory_bytes))
@@ -44,7 +65,7 @@ def _drop_privileges(uid: int, start: Start) -> None:
     if os.geteuid() == 0 or os.getegid() == 0:
         os._exit(71)  # never run learner code with privileges
     try:
-        syscall_filter.refuse_system_v_ipc()
+        ready.ipc_filter.install()
     except OSError:
         os._exit(72)  # never run learner code with a door to the next test open
     os.chdir("/tmp")
@@ -96,12 +117,13 @@ def _call(start: Start, module: types.ModuleType, data: bytes) -> dict[str, Any]
             "kwargs_after": {k: codec.encode(v) for k, v in kwargs.items()}}
 
 
-def _claim(kind: Kind, start: Start, data: bytes) -> dict[str, Any]:
+def _claim(kind: Kind, start: Start, ready: Ready, data: bytes) -> dict[str, Any]:
     module = types.ModuleType("solution")
     module.__file__ = SOLUTION_FILE
     sys.modules["solution"] = module
     try:
-        exec(compile(start.code, SOLUTION_FILE, "exec"), module.__dict__)
+        code = ready.code if ready.code is not None else compile_solution(start.code)
+        exec(code, module.__dict__)
         if not callable(getattr(module, start.function, None)):
             raise NameError(f"{start.function} is not a callable function")
     except MemoryError:
@@ -113,13 +135,13 @@ def _claim(kind: Kind, start: Start, data: bytes) -> dict[str, Any]:
     return _call(start, module, data)
 
 
-def main(kind: Kind, start: Start, uid: int, args_fd: int | None, out_fd: int, claim_fd: int
-         ) -> None:
+def main(kind: Kind, start: Start, ready: Ready, uid: int, args_fd: int | None, out_fd: int,
+         claim_fd: int) -> None:
     """Run one step as uid and exit; never returns."""
-    _drop_privileges(uid, start)
+    _drop_privileges(uid, start, ready)
     data = _take_streams(args_fd, out_fd, claim_fd)
     try:
-        claim = _claim(kind, start, data)
+        claim = _claim(kind, start, ready, data)
         text = json.dumps(claim)
     except MemoryError:
         text = json.dumps({"outcome": Outcome.MEMORY.value})

@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -66,6 +67,18 @@ class Stop(StrEnum):
 
 # What a learner process may claim about itself; everything else is the supervisor's to say.
 CLAIMABLE = (Outcome.RETURNED, Outcome.RAISED, Outcome.MEMORY)
+
+
+class _AsSent:
+    """Stands for an argument that came back exactly as the host sent it."""
+
+    def __repr__(self) -> str:
+        return "<as sent>"
+
+
+# In ``CallResult.args_after``/``kwargs_after``: the argument's tree came back identical, to the
+# byte, to the one the host sent, so it was not changed and need not be decoded or compared.
+AS_SENT: Any = _AsSent()
 
 
 class ProtocolError(ValueError):
@@ -140,20 +153,34 @@ def _no_constant(name: str) -> Any:
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ProtocolError(f"the key {key[:40]!r} appears twice")
-        result[key] = value
+    result = dict(pairs)
+    if len(result) != len(pairs):  # rare: find the first key seen twice, to name it
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ProtocolError(f"the key {key[:40]!r} appears twice")
+            seen.add(key)
     return result
 
 
-def strict_json(text: str | bytes, cap: int) -> Any:
-    """JSON with no NaN or infinity, no duplicated keys, bounded size and depth."""
+def _noting(numbers: list[str], parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def parse_noted(text: str) -> Any:
+        numbers.append(text)
+        return parse(text)
+    return parse_noted
+
+
+def strict_json(text: str | bytes, cap: int, numbers: list[str] | None = None) -> Any:
+    """JSON with no NaN or infinity, no duplicated keys, bounded size and depth. Every number's
+    text is appended to ``numbers`` when it is given."""
     if len(text) > cap:
         raise ProtocolError(f"the message has {len(text)} bytes; at most {cap} are allowed")
+    hooks: dict[str, Any] = {}
+    if numbers is not None:
+        hooks["parse_int"] = _noting(numbers, int)
+        hooks["parse_float"] = _noting(numbers, float)
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys, **hooks)
     except RecursionError as exc:
         raise ProtocolError("the message is nested too deeply") from exc
     except ProtocolError:
@@ -212,26 +239,49 @@ def _error(raw: Any) -> ErrorInfo:
     return ErrorInfo(kind[:TYPE_NAME_CAP], message[:MESSAGE_CAP], _optional_int(line, "error line"))
 
 
-def _values(raw: Any, count: int) -> list[Any]:
+def _after(tree: Any, sent: Any) -> Any:
+    """An argument after the call, decoded; AS_SENT when its tree is the one the host sent.
+
+    Python's == on two trees is type-strict but for one case, a number against a bool (1 ==
+    True), and the caller passes ``sent`` only for a claim that holds no number at all (no tree
+    ever does). So equal trees are identical, and decoding this one would give the value the
+    host sent."""
+    if sent is not _NOTHING_SENT and tree == sent:
+        return AS_SENT
+    return codec.decode(tree)
+
+
+_NOTHING_SENT: Any = object()
+
+
+def _values(raw: Any, count: int, sent: list[Any] | None) -> list[Any]:
     if not isinstance(raw, list) or len(raw) != count:
         raise ProtocolError(f"args_after must be a list of {count} values")
-    return [codec.decode(item) for item in raw]
+    if sent is None or len(sent) != count:
+        return [_after(item, _NOTHING_SENT) for item in raw]
+    return [_after(item, before) for item, before in zip(raw, sent, strict=True)]
 
 
-def _named_values(raw: Any, names: set[str]) -> dict[str, Any]:
+def _named_values(raw: Any, names: set[str], sent: dict[str, Any] | None) -> dict[str, Any]:
     if not isinstance(raw, dict) or set(raw) != names:
         raise ProtocolError(f"kwargs_after must hold exactly the arguments {sorted(names)}")
-    return {name: codec.decode(tree) for name, tree in raw.items()}
+    known = sent if sent is not None else {}
+    return {name: _after(tree, known.get(name, _NOTHING_SENT)) for name, tree in raw.items()}
 
 
-def parse_claim(text: str | bytes, kind: Kind, n_args: int = 0, kwarg_names: frozenset[str] = frozenset()
+def parse_claim(text: str | bytes, kind: Kind, n_args: int = 0, kwarg_names: frozenset[str] = frozenset(),
+                sent_args: list[Any] | None = None, sent_kwargs: dict[str, Any] | None = None
                 ) -> CallResult:
     """A learner process's claim about its call, checked against the exact schema.
 
     A returned value must come with every argument as it was after the call, so that a changed
-    argument can never be hidden by leaving the field out.
+    argument can never be hidden by leaving the field out. Given the trees the host sent
+    (``sent_args``, ``sent_kwargs``), an argument that came back as sent is ``AS_SENT``.
     """
-    record = strict_json(text, CLAIM_CAP)
+    numbers: list[str] = []
+    record = strict_json(text, CLAIM_CAP, numbers)
+    if numbers:  # no tree holds a number: such a claim is decoded, and refused, in full
+        sent_args = sent_kwargs = None
     if not isinstance(record, dict) or not isinstance(record.get("outcome"), str):
         raise ProtocolError("the result must be an object with a string 'outcome'")
     outcome = record["outcome"]
@@ -246,8 +296,9 @@ def parse_claim(text: str | bytes, kind: Kind, n_args: int = 0, kwarg_names: fro
         elif outcome == Outcome.RETURNED:
             _exact_keys(record, {"outcome", "value", "args_after", "kwargs_after"}, "the result")
             return CallResult(Outcome.RETURNED, value=codec.decode(record["value"]),
-                              args_after=_values(record["args_after"], n_args),
-                              kwargs_after=_named_values(record["kwargs_after"], set(kwarg_names)))
+                              args_after=_values(record["args_after"], n_args, sent_args),
+                              kwargs_after=_named_values(record["kwargs_after"], set(kwarg_names),
+                                                         sent_kwargs))
         elif outcome == Outcome.RAISED:
             _exact_keys(record, {"outcome", "error"}, "the result")
             return CallResult(Outcome.RAISED, error=_error(record["error"]))

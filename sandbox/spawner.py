@@ -7,17 +7,25 @@ process's pipes. Every learner process is a fork of the spawner, so no learner p
 another test's input, or another test's output, in the memory it inherits.
 
 It never runs learner code itself: the learner side starts in ``sandbox.learner.main``, which
-drops every privilege first.
+drops every privilege first. What every learner process would otherwise redo is prepared here
+once, before forking (``sandbox.learner.Ready``): the seccomp filter is built, and the learner's
+module is compiled (parsed, not run) when the first test's process is spawned; each process then
+only executes that code object anew. The objects that exist then are frozen out of the garbage
+collector, so a learner process's collections do not walk (and copy) the spawner's memory.
 """
 
 from __future__ import annotations
 
+import gc
 import os
+import resource
 import select
 import socket
-from dataclasses import dataclass, field
+import types
+import warnings
+from dataclasses import dataclass, field, replace
 
-from sandbox import cleanup, learner
+from sandbox import cleanup, learner, syscall_filter
 from sandbox.protocol import Kind, Start
 
 MESSAGE_CAP = 64
@@ -88,19 +96,48 @@ def _serve(sock: socket.socket, start: Start) -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
+    ready = learner.Ready(syscall_filter.Filter())
+    compiled = False
+    gc.freeze()
     while True:
         message = sock.recv(MESSAGE_CAP)
         if not message:
             return
         verb, *rest = message.decode().split()
         if verb == "spawn":
-            _spawn(sock, Kind(rest[0]), int(rest[1]), start)
+            kind = Kind(rest[0])
+            if kind is Kind.TEST and not compiled:
+                ready, compiled = replace(ready, code=_compile(start)), True
+                gc.freeze()
+            _spawn(sock, kind, int(rest[1]), start, ready)
         elif verb == "wipe":
             _wipe(int(rest[0]))
             sock.send(b"wiped")
 
 
-def _spawn(sock: socket.socket, kind: Kind, uid: int, start: Start) -> None:
+def _compile(start: Start) -> types.CodeType | None:
+    """The learner's module compiled once, for every test's process; None where a learner
+    process must compile it itself, as the module-loading step's process did.
+
+    By now that step's process has compiled the same source under the learner's limits. Here
+    the address space gets the same cap while compiling; a warning counts as a failure, so that
+    each process still prints it on its own output as before; anything that goes wrong (too
+    deep, too large, a syntax error) leaves the compiling to each process.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = start.memory_bytes if hard == resource.RLIM_INFINITY else min(start.memory_bytes, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return learner.compile_solution(start.code)
+    except BaseException:
+        return None
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _spawn(sock: socket.socket, kind: Kind, uid: int, start: Start, ready: learner.Ready) -> None:
     args_r, args_w = os.pipe() if kind is Kind.TEST else (None, None)
     out_r, out_w = os.pipe()
     claim_r, claim_w = os.pipe()
@@ -111,7 +148,7 @@ def _spawn(sock: socket.socket, kind: Kind, uid: int, start: Start) -> None:
             for fd in (args_w, out_r, claim_r):
                 if fd is not None:
                     os.close(fd)
-            learner.main(kind, start, uid, args_r, out_w, claim_w)
+            learner.main(kind, start, ready, uid, args_r, out_w, claim_w)
         finally:
             os._exit(70)
     for fd in (args_r, out_w, claim_w):

@@ -59,18 +59,37 @@ def program(machine: str) -> list[tuple[int, int, int, int]]:
     return steps
 
 
+class Filter:
+    """The filter, built once: installing it is then two system calls.
+
+    Building it (ctypes structures, libc's handle) costs far more than installing it, so the
+    spawner builds it before it forks any learner process, and each one only installs it.
+    """
+
+    def __init__(self, machine: str | None = None) -> None:
+        machine = machine or platform.machine()
+        self.known = machine in _SYSTEM_V
+        if not self.known:
+            return
+        steps = program(machine)
+        instructions = (_Instruction * len(steps))(*(_Instruction(*step) for step in steps))
+        self._program = _Program(len(steps), instructions)  # kept alive: the calls point into it
+        self._prctl = ctypes.CDLL(None, use_errno=True).prctl
+        self._calls = [tuple(ctypes.c_ulong(arg) for arg in call) for call in (
+            (_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
+            (_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(self._program), 0, 0))]
+
+    def install(self) -> bool:
+        """Install it on this process and its children; False on an architecture it does not
+        know (the sysctls still apply there under runc). OSError when the kernel refuses."""
+        if not self.known:
+            return False
+        for call in self._calls:
+            if self._prctl(*call) != 0:
+                raise OSError(ctypes.get_errno(), "prctl refused the System V IPC filter")
+        return True
+
+
 def refuse_system_v_ipc() -> bool:
-    """Install the filter on this process and its children; False on an architecture it does not
-    know (the sysctls still apply there under runc). Raises OSError when the kernel refuses."""
-    machine = platform.machine()
-    if machine not in _SYSTEM_V:
-        return False
-    steps = program(machine)
-    instructions = (_Instruction * len(steps))(*(_Instruction(*step) for step in steps))
-    fprog = _Program(len(steps), instructions)
-    libc = ctypes.CDLL(None, use_errno=True)
-    for call in ((_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
-                 (_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(fprog), 0, 0)):
-        if libc.prctl(*(ctypes.c_ulong(arg) for arg in call)) != 0:
-            raise OSError(ctypes.get_errno(), "prctl refused the System V IPC filter")
-    return True
+    """Build the filter and install it on this process and its children (see ``Filter``)."""
+    return Filter().install()

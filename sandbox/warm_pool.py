@@ -18,10 +18,15 @@ that are created, attached and started, each waiting for its one payload.
   each other with no pause at all (measured: a run that overlaps a make takes ~90 ms longer).
 - **Checked when taken.** ``take`` calls the caller's ``accept`` on each candidate outside the
   lock; a refused or too old item is discarded and the next is tried, then none (cold path).
-- **Drained.** ``close`` discards every idle item and stops the thread; an item the thread is
-  still making is discarded as soon as it is made. Every pool in the process is closed at exit
-  (``atexit``); a forked child forgets what its parent's pools hold, so only the parent's own
-  death ends them.
+- **Clean-up after a run, off its clock.** ``defer`` hands the thread a job (removing the
+  container a run used) that it runs between runs, once no item is due to be made: a warm item
+  saves the next run more than a removal costs it, so when runs follow each other with no pause,
+  jobs wait. At most ``MAX_DEFERRED`` wait: past that, or once closed, the caller runs its job
+  itself (which is what a run did before there were deferred jobs).
+- **Drained.** ``close`` discards every idle item, runs every deferred job and stops the thread;
+  an item the thread is still making is discarded as soon as it is made. Every pool in the
+  process is closed at exit (``atexit``); a forked child forgets what its parent's pools hold
+  (items and deferred jobs alike), so only the parent's own death ends them.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ MAX_IDLE = 300.0  # seconds an item may wait before the pool replaces it
 RETRY_FIRST = 1.0  # after a failed make, wait this long, doubling up to RETRY_MAX
 RETRY_MAX = 30.0
 JOIN_TIMEOUT = 15.0  # how long close waits for a make in flight (creating a container)
+MAX_DEFERRED = 4  # jobs waiting for the thread; past this the caller runs its own
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
@@ -79,6 +85,8 @@ class WarmPool(Generic[K, T]):
         self._busy = 0  # runs in progress (``running``): the thread starts nothing meanwhile
         self._retry_at = 0.0
         self._delay = RETRY_FIRST
+        self._deferred: deque[Callable[[], None]] = deque()
+        self._deferred_running = 0
         self.made = 0  # items made by this pool, for tests and figures
         self.failures = 0  # makes that failed
 
@@ -125,6 +133,29 @@ class WarmPool(Generic[K, T]):
                 self._busy -= 1
                 self._cond.notify_all()
 
+    def defer(self, job: Callable[[], None]) -> bool:
+        """Have the thread run ``job`` once no run is in progress, before it makes anything.
+        False when the pool will not (closed, or ``MAX_DEFERRED`` jobs already wait): the
+        caller runs it itself. A job that raises is logged."""
+        with self._cond:
+            if self._closed or len(self._deferred) >= MAX_DEFERRED:
+                return False
+            self._deferred.append(job)
+            self._start_thread()
+            self._cond.notify_all()
+            return True
+
+    def wait_settled(self, timeout: float) -> bool:
+        """Wait until no deferred job waits or runs; whether it happened in time."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._deferred or self._deferred_running:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+            return True
+
     def prime(self, key: K) -> None:
         """Start filling key now rather than at its first take (no-op for a key not served)."""
         if self.size <= 0 or key not in self.keys:
@@ -165,9 +196,12 @@ class WarmPool(Generic[K, T]):
             items = [idle.item for queue in self._idle.values() for idle in queue]
             for queue in self._idle.values():
                 queue.clear()
+            jobs = list(self._deferred)
+            self._deferred.clear()
             self._cond.notify_all()
             thread = self._thread
         self._observe()
+        self._run_jobs(jobs)
         for item in items:
             self._discard_quietly(item)
         if thread is not None and thread is not threading.current_thread():
@@ -179,11 +213,22 @@ class WarmPool(Generic[K, T]):
     def _want(self, key: K) -> deque[_Idle[T]]:
         """Called with the lock held: the key's queue, the thread started and woken."""
         queue = self._idle.setdefault(key, deque())
+        self._start_thread()
+        self._cond.notify_all()
+        return queue
+
+    def _start_thread(self) -> None:
+        """Called with the lock held."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._refill, name=self.name, daemon=True)
             self._thread.start()
-        self._cond.notify_all()
-        return queue
+
+    def _run_jobs(self, jobs: list[Callable[[], None]]) -> None:
+        for job in jobs:
+            try:
+                job()
+            except Exception:  # the owner's sweep removes what could not be removed here
+                log.exception("%s: a deferred job failed", self.name)
 
     def _observe(self) -> None:
         if self.observer is not None:
@@ -198,32 +243,43 @@ class WarmPool(Generic[K, T]):
         except Exception:  # the owner's sweep removes what could not be removed here
             log.exception("%s: discarding an item failed", self.name)
 
-    def _next_job(self) -> tuple[list[T], K | None, float | None]:
-        """With the lock held: (items to discard, a key to make one for, how long to sleep)."""
+    def _next_job(self) -> tuple[list[Callable[[], None]], list[T], K | None, float | None]:
+        """With the lock held: (deferred jobs to run, items to discard, a key to make one for,
+        how long to sleep). An item due to be made goes before deferred jobs."""
         if self._busy:
-            return [], None, None  # woken when the run ends
+            return [], [], None, None  # woken when the run ends
         now = time.monotonic()
         aged: list[T] = []
         for queue in self._idle.values():
             while queue and now - queue[0].since > self.max_idle:
                 aged.append(queue.popleft().item)
         short = next((k for k, queue in self._idle.items() if len(queue) < self.size), None)
-        if short is not None and now < self._retry_at:
-            return aged, None, self._retry_at - now
+        if short is not None and now >= self._retry_at:
+            return [], aged, short, 0.0
+        if self._deferred:
+            jobs = list(self._deferred)
+            self._deferred.clear()
+            self._deferred_running += len(jobs)
+            return jobs, aged, None, 0.0
         if short is not None:
-            return aged, short, 0.0
+            return [], aged, None, self._retry_at - now
         oldest = min((queue[0].since for queue in self._idle.values() if queue), default=None)
-        return aged, None, None if oldest is None else oldest + self.max_idle - now + 0.05
+        return [], aged, None, None if oldest is None else oldest + self.max_idle - now + 0.05
 
     def _refill(self) -> None:
         while True:
             with self._cond:
                 if self._closed:
                     return
-                aged, key, sleep = self._next_job()
-                if not aged and key is None:
+                jobs, aged, key, sleep = self._next_job()
+                if not jobs and not aged and key is None:
                     self._cond.wait(sleep)
                     continue
+            if jobs:
+                self._run_jobs(jobs)
+                with self._cond:
+                    self._deferred_running -= len(jobs)
+                    self._cond.notify_all()
             if aged:
                 self._observe()
             for item in aged:

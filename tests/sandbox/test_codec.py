@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from sandbox.codec import CodecError, Opaque, decode, encode
+from sandbox.codec import MAX_DEPTH, CodecError, Opaque, _decode_checked, decode, encode
 
 
 @pytest.mark.parametrize(
@@ -49,3 +50,52 @@ def test_self_referencing_list_is_capped() -> None:
 def test_decode_is_strict(tree: object) -> None:
     with pytest.raises(CodecError):
         decode(tree)
+
+
+def _random_tree(rng: random.Random, depth: int) -> Any:
+    """A tagged tree, well formed or broken in one of the ways a hostile claim could be."""
+    tag = rng.choice(["none", "bool", "int", "float", "str", "list", "tuple", "dict", "other",
+                      "magic", 7, None])
+    raw: Any = rng.choice([
+        True, 0, 1.5, None, "x", "12", " 3 ", "1_0", "-0", "nan", "1e400", "inf", "0x1f", "", [], {},
+    ])
+    if tag in ("list", "tuple", "dict") and depth < 70 and rng.random() < 0.8:
+        size = rng.randrange(3)
+        raw = ([[_random_tree(rng, depth + 1), _random_tree(rng, depth + 1)] for _ in range(size)]
+               if tag == "dict" and rng.random() < 0.8 else
+               [_random_tree(rng, depth + 1) for _ in range(size)])
+    tree: Any = {"t": tag, "v": raw}
+    shape = rng.random()
+    if shape < 0.1:
+        del tree["v"]
+    elif shape < 0.15:
+        tree["x"] = 1
+    elif shape < 0.2:
+        tree = {"t": "other", "type": rng.choice(["T", 1]), "repr": rng.choice(["r", None])}
+    elif shape < 0.22:
+        tree = rng.choice([[], "s", 1, None, {"v": 1}])
+    return tree
+
+
+def _outcome(decoder: Any, tree: object) -> tuple[str, str]:
+    try:
+        value = decoder(tree)
+    except CodecError as exc:
+        return "error", str(exc)
+    return "value", repr((value, type(value)))
+
+
+def test_the_short_path_decodes_as_the_full_checks_do() -> None:
+    rng = random.Random(20261201)
+    for _ in range(20_000):
+        tree = _random_tree(rng, 0)
+        assert _outcome(decode, tree) == _outcome(lambda t: _decode_checked(t, 0), tree), tree
+
+
+def test_the_short_path_keeps_the_depth_cap() -> None:
+    tree: Any = {"t": "str", "v": "deep"}
+    for _ in range(MAX_DEPTH + 1):
+        tree = {"t": "list", "v": [tree]}
+    decode(tree)
+    with pytest.raises(CodecError, match="nested too deeply"):
+        decode({"t": "list", "v": [tree]})

@@ -13,7 +13,7 @@ import pytest
 from sandbox import codec
 from sandbox.conversation import StreamEnded, converse
 from sandbox.interface import Limits, Payload, TestInput
-from sandbox.protocol import Kind, Outcome, ProtocolError, parse_claim, parse_step
+from sandbox.protocol import AS_SENT, Kind, Outcome, ProtocolError, parse_claim, parse_step
 
 Reply = bytes | None | Callable[[], bytes | None]
 
@@ -162,3 +162,36 @@ def test_claims_are_parsed_exactly() -> None:
         parse_claim(claim, Kind.TEST, 0, frozenset())
     with pytest.raises(ProtocolError, match="bytes; at most"):
         parse_step(b" " * (9 * 2**20), Kind.TEST, 0)
+
+
+def test_an_argument_that_comes_back_as_sent_is_not_decoded_again() -> None:
+    sent = [codec.encode(["a", True, 1.5]), codec.encode((1, None))]
+    claim = json.dumps(returned(0.5, [["a", True, 1.5], (1, None)]))
+    result = parse_claim(claim, Kind.TEST, 2, frozenset(), sent, {})
+    assert result.args_after == [AS_SENT, AS_SENT] and result.value == 0.5
+    # Changed, by value or only by type: decoded, for the judge to compare and explain.
+    for after in (["a", True, 2.5], ["a", 1, 1.5], ("a", True, 1.5)):
+        claim = json.dumps(returned(0.5, [after, (1, None)]))
+        result = parse_claim(claim, Kind.TEST, 2, frozenset(), sent, {})
+        assert result.args_after is not None and result.args_after[0] == after
+        assert type(result.args_after[0]) is type(after) and result.args_after[1] is AS_SENT
+
+
+def test_a_number_where_the_host_sent_a_bool_is_refused_not_taken_as_sent() -> None:
+    """1 == True in Python: equal trees must not let a malformed one through."""
+    sent = [codec.encode([True])]
+    forged = {"outcome": "returned", "value": codec.encode(0.5),
+              "args_after": [{"t": "list", "v": [{"t": "bool", "v": 1}]}], "kwargs_after": {}}
+    with pytest.raises(ProtocolError, match="breaks the schema"):
+        parse_claim(json.dumps(forged), Kind.TEST, 1, frozenset(), sent, {})
+
+
+def test_keyword_arguments_come_back_as_sent_too() -> None:
+    sent = {"tokens": codec.encode(["x"])}
+    claim = {"outcome": "returned", "value": codec.encode(1), "args_after": [],
+             "kwargs_after": {"tokens": codec.encode(["x"])}}
+    assert parse_claim(json.dumps(claim), Kind.TEST, 0, frozenset(sent), [], sent).kwargs_after == {
+        "tokens": AS_SENT}
+    claim["kwargs_after"] = {"tokens": codec.encode(["y"])}
+    assert parse_claim(json.dumps(claim), Kind.TEST, 0, frozenset(sent), [], sent).kwargs_after == {
+        "tokens": ["y"]}

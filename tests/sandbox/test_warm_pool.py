@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import itertools
 import json
 import os
@@ -34,7 +35,7 @@ from sandbox.docker_runner import (
     sweep_leftovers,
 )
 from sandbox.interface import Limits, Payload, SandboxRun, SandboxUnavailable
-from sandbox.warm_pool import MAX_IDLE, WarmPool
+from sandbox.warm_pool import MAX_DEFERRED, MAX_IDLE, WarmPool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,6 +142,49 @@ def test_nothing_is_made_while_a_run_is_in_progress() -> None:
         assert pool.wait_filled(5) and pool.idle("a") == 2  # made once the run ended
     finally:
         pool.close()
+
+
+def test_deferred_jobs_run_after_the_run_and_after_the_make_it_needs() -> None:
+    """A run's clean-up (removing its container) waits for the run to end, and for the item
+    that replaces the one it took."""
+    order: list[str] = []
+    items = Items()
+
+    def make(key: str) -> int:
+        order.append("make")
+        return items.make(key)
+
+    pool: WarmPool[str, int] = WarmPool(1, ["a"], make, items.discard, lambda _: None)
+    try:
+        pool.prime("a")
+        assert pool.wait_filled(5)
+        with pool.running():
+            assert pool.take("a", lambda _: True) is not None
+            assert pool.defer(lambda: order.append("removed"))
+            time.sleep(0.2)
+            assert order == ["make"]  # nothing while the run is in progress
+        assert pool.wait_settled(5) and pool.wait_filled(5)
+        assert order == ["make", "make", "removed"]
+    finally:
+        pool.close()
+
+
+def test_deferred_jobs_are_bounded_and_run_by_close() -> None:
+    done: list[int] = []
+    pool = stand_in_pool(Items())
+
+    def failing() -> None:
+        raise RuntimeError("the engine is away")
+
+    with pool.running():  # the thread runs nothing meanwhile
+        assert pool.defer(failing)  # logged; the others still run
+        for number in range(MAX_DEFERRED - 1):
+            assert pool.defer(functools.partial(done.append, number))
+        assert not pool.defer(lambda: done.append(99))  # full: the caller runs its own
+        pool.close()
+    assert done == list(range(MAX_DEFERRED - 1))
+    assert not pool.defer(lambda: done.append(99))  # closed
+    assert pool.wait_settled(1)
 
 
 def test_the_observer_is_told_every_idle_count() -> None:
@@ -260,11 +304,24 @@ def test_no_container_serves_two_submissions(pooled: Recording, secret_problem: 
     for _ in range(6):
         report = grade(secret_problem, secret_problem.reference, pooled)
         assert report.verdict is Verdict.ACCEPTED, report.message
+        assert pooled.runs[-1].finished  # so its removal was left to the pool's thread...
+        assert pooled.pool is not None and pooled.pool.wait_settled(60)
         assert not _exists(pooled, pooled.runs[-1].container), "a used container was not removed"
-        assert pooled.pool is not None and pooled.pool.wait_filled(60)
+        assert pooled.pool.wait_filled(60)
     served = [run.container for run in pooled.runs]
     assert len(set(served)) == 6 and all(served)
     assert pooled.warm_runs == 6 and set(served) <= set(pooled.made)
+
+
+@pytest.mark.docker
+def test_a_run_that_stopped_early_removes_its_container_at_once(
+        pooled: Recording, secret_problem: Problem) -> None:
+    """Its last learner process may still be running: no deferring then."""
+    _fill(pooled, secret_problem)
+    spin = next(w for w in secret_problem.wrong if w.name == "spin")
+    assert grade(secret_problem, spin.code, pooled).verdict is spin.verdict
+    assert not pooled.runs[-1].finished and pooled.warm_runs == 1
+    assert not _exists(pooled, pooled.runs[-1].container)
 
 
 @pytest.mark.docker

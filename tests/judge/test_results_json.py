@@ -1,0 +1,51 @@
+"""A test's stored JSON form: made safe and JSON-ready in one walk, as the two steps would."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from judge.results import TestResult, TestStatus, Visibility, display_safe, json_safe
+from sandbox.codec import Opaque
+
+
+class Name(str):
+    """A str subclass, as a key or a value."""
+
+
+def _two_steps(result: TestResult) -> dict[str, Any]:
+    """The form as it was made before: json_safe on each value, then display_safe on it all."""
+    return display_safe({  # type: ignore[no-any-return]
+        "name": result.name, "visibility": result.visibility.value, "status": result.status.value,
+        "category": result.category, "seconds": result.seconds,
+        "args": json_safe(result.args), "kwargs": json_safe(result.kwargs),
+        "expected": json_safe(result.expected), "actual": json_safe(result.actual),
+        "expected_repr": repr(result.expected), "actual_repr": repr(result.actual),
+        "stdout": result.stdout, "explanation": result.explanation, "note": result.note})
+
+
+def _value(rng: random.Random, depth: int = 0) -> Any:
+    leaves = [None, True, 0, -3, 2.5, math.nan, math.inf, -math.inf, "plain", "nul\x00",
+              "lone\udc80", Name("sub\x00"), Opaque("T", "r\x00"), ""]
+    if depth > 3 or rng.random() < 0.4:
+        return rng.choice(leaves)
+    shape = rng.choice(["list", "tuple", "dict"])
+    items = [_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    if shape == "list":
+        return items
+    if shape == "tuple":
+        return tuple(items)
+    keys = [rng.choice(["k", "k\x00", 1, (1, "a"), None, Name("s\udc80"), 2.5]) for _ in items]
+    return dict(zip(keys, items, strict=True))
+
+
+def test_the_one_walk_gives_what_the_two_steps_gave() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        result = TestResult(name=rng.choice(["t1", "t\x00"]), visibility=Visibility.PUBLIC,
+                            status=TestStatus.WRONG_ANSWER, category="c\udc80", seconds=0.25,
+                            args=[_value(rng), _value(rng)], kwargs={"k": _value(rng)},
+                            expected=_value(rng), actual=_value(rng), stdout=rng.choice([None, "o\x00"]),
+                            explanation="e", note=None)
+        assert repr(result.as_json()) == repr(_two_steps(result))
