@@ -4,12 +4,14 @@ the app in-process, a real Celery worker process, users of every role."""
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +54,16 @@ def client(worker: subprocess.Popen[bytes]) -> Iterator[TestClient]:
     from api.main import app
 
     with TestClient(app) as test_client:  # runs start-up: migrations and problem sync
+        # Shared by every test, so it keeps no cookie: one test's sign-in must never make another
+        # test's "no credentials" request a signed-in one. Tests of cookie sessions use a client
+        # of their own.
+        test_client.cookies.jar.set_policy(_NoCookies())
         yield test_client
+
+
+class _NoCookies(http.cookiejar.DefaultCookiePolicy):
+    def set_ok(self, cookie: http.cookiejar.Cookie, request: urllib.request.Request) -> bool:
+        return False
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 // Where to go after signing in: the ?next= of /sign-in. Only a path of this site is followed, so
-// a link such as /sign-in?next=https://elsewhere.example cannot send someone away after they
+// a link whose next= names another site (a full URL, or //host) cannot send someone away after they
 // signed in (an open redirect). No DOM here: a fast test runs it under Node.
 
 const FALLBACK = "/";
