@@ -5,20 +5,10 @@ import { api } from "./api.js";
 import { shortVersion } from "./author-format.js";
 import { authorHref, problemApi, scrollable } from "./author-parts.js";
 import { badge, el, link, serverHtml, setTitle, show } from "./dom.js";
-import { argumentsText, parseType, py } from "./values.js";
+import { publicTests } from "./problem.js";
 
 function limitsText(limits) {
   return `${limits.time_per_test} s per test · ${limits.time_per_submission} s per submission · ${limits.memory_mb} MB memory`;
-}
-
-function publicTests(problem) {
-  const returns = parseType(problem.returns);
-  return el("ol", { class: "tests samples" }, problem.public_tests.map((t) => el("li", { class: "test" },
-    el("div", { class: "test-head" }, el("span", { class: "test-name" }, t.name)),
-    el("dl", { class: "test-detail" },
-      el("dt", {}, "Arguments"), el("dd", {}, el("pre", {}, argumentsText(t.args, t.kwargs, problem.parameters))),
-      el("dt", {}, "Expected"), el("dd", {}, el("pre", {}, "raises" in t ? `raises ${t.raises}` : py(t.expected, returns))),
-      t.explanation ? [el("dt", {}, "Why"), el("dd", {}, t.explanation)] : null))));
 }
 
 export async function previewPage(slug, signal) {

@@ -25,7 +25,8 @@ function checkerText(checker) {
   return `${checker.name}${tolerances.length ? ` (tolerance: ${tolerances.join(", ")})` : ""}`;
 }
 
-function publicTests(problem) {
+// Also the authoring preview's (author-preview.js): one rendering of a problem's samples.
+export function publicTests(problem) {
   const returns = parseType(problem.returns);
   return el("ol", { class: "tests samples" }, problem.public_tests.map((t) => el("li", { class: "test" },
     el("div", { class: "test-head" }, el("span", { class: "test-name" }, t.name)),
