@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
-from api import errors
+from api import errors, priority
 from api.body_limit import BodyLimit
 from api.html_errors import HtmlErrors
 from api.request_ids import RequestIds
@@ -23,6 +23,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     # The event loop waits for the GIL whenever route threads hold it; a shorter hand-over
     # interval (5 ms by default) bounds how long a quick answer such as /healthz waits.
     sys.setswitchinterval(0.001)
+    priority.raise_to(get_settings().api_niceness)
     yield
 
 

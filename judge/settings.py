@@ -54,6 +54,10 @@ class Settings(BaseSettings):
     # Workers run this much nicer than the API: it answers people, and the worker's own
     # orchestration can wait a few milliseconds (sandbox containers keep their own priority).
     worker_niceness: int = 5
+    # The API's own priority, where the process may raise it (root or CAP_SYS_NICE): under load
+    # the Docker engine, the database and the sandboxes all run at niceness 0, and an API thread
+    # that holds the GIL while the kernel runs them instead stalls every answer (/healthz too).
+    api_niceness: int = -10
     heartbeat_interval_seconds: float = 10.0  # each worker writes its heartbeat this often
     ready_heartbeat_seconds: float = 30.0  # /readyz wants a worker heartbeat at most this old
 

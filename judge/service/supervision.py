@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import subprocess
@@ -23,11 +24,15 @@ FIRST_DELAY, MAX_DELAY, STABLE_AFTER = 1.0, 30.0, 60.0
 _libc = ctypes.CDLL("libc.so.6", use_errno=True)  # loaded before any fork
 
 
-def _die_with_parent() -> None:
+def _prepare_child(niceness: int) -> None:
     """Runs in the child before exec: the kernel sends it SIGTERM when the thread that started
     it ends, however `judge serve` ends (even by SIGKILL). That thread lives until the child has
-    been stopped (see Supervised._watch)."""
+    been stopped (see Supervised._watch). The child also gets back the niceness `judge serve`
+    started with: the API raises the priority of every thread of the process (api.priority),
+    and the broker and the worker must not inherit it."""
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
 
 
 class Supervised:
@@ -45,6 +50,7 @@ class Supervised:
         self._spawned = threading.Event()
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._watch, daemon=True, name=f"supervise-{name}")
+        self._niceness = os.getpriority(os.PRIO_PROCESS, 0)  # before the API raises its own
 
     @property
     def pid(self) -> int | None:
@@ -62,7 +68,8 @@ class Supervised:
 
     def _spawn(self) -> None:
         self.process = subprocess.Popen(self.command, stdout=self.stdout, stderr=self.stdout,
-                                        start_new_session=True, preexec_fn=_die_with_parent)
+                                        start_new_session=True,
+                                        preexec_fn=functools.partial(_prepare_child, self._niceness))
         self._started_at = time.monotonic()
 
     def _watch(self) -> None:

@@ -124,6 +124,7 @@ def fast_settings(tmp_path_factory: pytest.TempPathFactory, network_guard: Netwo
         patch.setenv("JUDGE_DATABASE_URL", f"sqlite:///{data / 'judge.db'}")
         patch.setenv("JUDGE_BROKER_URL", DEAD_BROKER)
         patch.setenv("JUDGE_MAX_REQUEST_BYTES", str(REQUEST_CAP))
+        patch.setenv("JUDGE_API_NICENESS", "0")  # the app runs in the test process
         patch.setenv("DOCKER_HOST", NO_DOCKER)
         _forget_cached_settings()
         settings = get_settings()

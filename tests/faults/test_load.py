@@ -19,6 +19,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from judge.settings import Settings
 from tests.utils.service import REFERENCE
 from tests.utils.service_fixtures import Tokens, free_port
 
@@ -26,6 +27,7 @@ pytestmark = pytest.mark.docker
 
 SUBMISSIONS = 100
 WAITERS = 200
+API_NICENESS = Settings.model_fields["api_niceness"].default  # the deployed default
 PROBE = """
 import signal, sys, time, httpx
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -42,6 +44,7 @@ with httpx.Client(base_url=sys.argv[1], timeout=30) as http:
 def server(client: TestClient, tmp_path: Path) -> Iterator[str]:
     port = free_port()
     env = {**os.environ, "JUDGE_LEARNER_QUEUE_QUOTA": str(SUBMISSIONS)}
+    env.pop("JUDGE_API_NICENESS")  # the server runs at the API's default priority, as deployed
     log = tmp_path / "api.log"
     with log.open("wb") as sink:
         process = subprocess.Popen(
@@ -98,7 +101,10 @@ def test_a_burst_with_200_waiting_clients(server: str, tokens: Tokens) -> None:
 
     # The prober is a process of its own: in this one, 200 client threads share one GIL, and
     # their waits would be measured as the server's.
-    prober = subprocess.Popen([sys.executable, "-c", PROBE, server], stdout=subprocess.PIPE, text=True)
+    # It stands in for a load balancer on another machine: it runs at the API's priority, so
+    # that its own wait for one of the two cores is not counted as the server's.
+    prober = subprocess.Popen([sys.executable, "-c", PROBE, server], stdout=subprocess.PIPE,
+                              text=True, preexec_fn=lambda: os.setpriority(os.PRIO_PROCESS, 0, API_NICENESS))
     started = time.monotonic()
     waiters = [threading.Thread(target=wait, args=(i,)) for i in range(WAITERS)]
     for waiter in waiters:
@@ -111,6 +117,7 @@ def test_a_burst_with_200_waiting_clients(server: str, tokens: Tokens) -> None:
     print(f"\n{SUBMISSIONS} submissions, {WAITERS} waiting clients: all done in {elapsed:.1f} s; "
           f"answers {dict(statuses)}; /healthz median {statistics.median(health) * 1000:.1f} ms, "
           f"p99 {sorted(health)[int(len(health) * 0.99)] * 1000:.1f} ms, max {max(health) * 1000:.1f} ms over {len(health)} probes")
+    print("probes over 50 ms (index, ms):", [(i, round(h * 1000)) for i, h in enumerate(health) if h > 0.05])
     assert set(statuses) == {200}
     assert len(verdicts) == SUBMISSIONS and set(verdicts.values()) == {"accepted"}
     assert max(health) < 3.0  # the figure above is the measure; this only catches a freeze

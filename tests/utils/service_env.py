@@ -78,5 +78,8 @@ def configure() -> dict[str, str]:
     chosen["JUDGE_REQUEUE_AFTER_SECONDS"] = "300"
     chosen["JUDGE_RECOVERY_INTERVAL_SECONDS"] = "1"
     chosen["JUDGE_HEARTBEAT_INTERVAL_SECONDS"] = "1"
+    # An app run in this process (TestClient) must leave the test process's priority alone;
+    # servers started as processes of their own get the default back (tests/faults/test_load.py).
+    chosen["JUDGE_API_NICENESS"] = "0"
     os.environ.update(chosen)
     return chosen
