@@ -130,6 +130,9 @@ def _supervise(child: Child, spawner: Spawner, start: Start) -> tuple[Stop | Non
     stop: Stop | None = None
     status: int | None = None
     while status is None:
+        if child.pid in spawner.exits:  # reported while the supervisor spawned the next one
+            status = spawner.exits.pop(child.pid)
+            break
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             stop = Stop.TIMEOUT
@@ -145,11 +148,11 @@ def _supervise(child: Child, spawner: Spawner, start: Start) -> tuple[Stop | Non
             stop = Stop.CLAIM_TOO_LARGE
             break
         if spawner.sock.fileno() in ready:
-            status = spawner.exit_status(0)
+            spawner.take_reports()
     if status is None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(child.pid, signal.SIGKILL)
-        status = spawner.exit_status(None)
+        status = spawner.exit_status(child.pid, None)
         assert status is not None
     else:
         for fd in open_fds:  # what it wrote just before it exited
@@ -169,7 +172,8 @@ def _reap_zombies() -> None:
 
 
 def _clear_uid(uid: int, spawner: Spawner, baseline: int | None) -> None:
-    """Kill every process of uid and remove its files, unless nothing is left."""
+    """Kill every process of uid and remove its files, unless nothing is left. ``baseline``:
+    how many processes the container holds when none of uid's is left."""
     _reap_zombies()
     if baseline is None or _cgroup_number(PIDS_CURRENT) != baseline:
         cleanup.kill_uid(uid)
@@ -195,6 +199,34 @@ def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: 
     })
 
 
+def _discard(child: Child | None, spawner: Spawner) -> None:
+    """End a learner process that never got its step, and close the supervisor's ends."""
+    if child is None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(child.pid, signal.SIGKILL)
+    spawner.exit_status(child.pid, None)
+    for fd in (child.args_w, child.out_r, child.claim_r):
+        if fd is not None:
+            os.close(fd)
+
+
+def _waiting(child: Child | None, spawner: Spawner) -> Child | None:
+    """The process spawned ahead for a test, if it still waits for its arguments: one the
+    kernel took meanwhile (the OOM killer, while the test before used too much memory) is no
+    process of that test's, and is replaced rather than blamed."""
+    if child is None:
+        return None
+    spawner.take_reports()
+    if child.pid in spawner.exits:
+        spawner.exits.pop(child.pid)
+        for fd in (child.args_w, child.out_r, child.claim_r):
+            if fd is not None:
+                os.close(fd)
+        return None
+    return child
+
+
 def _start_message() -> Start:
     size = _read_header(0)
     if size is None:
@@ -217,25 +249,36 @@ def main() -> None:
     signal.alarm(max(1, int(start.lifetime)))
     spawner = Spawner(start)  # before any test data or learner output exists in this process
     baseline = _cgroup_number(PIDS_CURRENT)
-    _finish(spawner.spawn(Kind.IMPORT, BASE_UID), spawner, Kind.IMPORT, None, start, baseline)
+    loader = spawner.spawn(Kind.IMPORT, BASE_UID)
+    if loader is None:
+        raise SystemExit("the container could not start a process")
+    _finish(loader, spawner, Kind.IMPORT, None, start, baseline)
     buffer = bytearray()
     seq = 0
+    # Each test's process is spawned ahead, while the test before it runs (the fork costs no
+    # test any time), by the spawner, which never holds test data; it runs no learner code
+    # until it has its arguments, and those are sent only once the test before it has been
+    # cleared away. A spawn the kernel refuses then (the process limit, reached by the running
+    # test) is made again after the clearing.
+    child = spawner.spawn(Kind.TEST, BASE_UID + 1)
     while True:
-        # Spawned ahead, while the host sends the arguments: the fork costs no test time.
-        child = spawner.spawn(Kind.TEST, BASE_UID + 1 + seq)
         size = _read_header(0)
         body = _read_body(0, size, buffer) if size is not None else None
         if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(child.pid, signal.SIGKILL)
-            spawner.exit_status(None)
+            _discard(child, spawner)
             return
+        child = _waiting(child, spawner) or spawner.spawn(Kind.TEST, BASE_UID + 1 + seq)
+        if child is None:
+            raise SystemExit("the container could not start a process")
         assert child.args_w is not None
         with contextlib.suppress(BrokenPipeError):
             _write_all(child.args_w, body)
         os.close(child.args_w)
         body.release()  # so that the buffer may grow for a larger frame
-        _finish(child, spawner, Kind.TEST, seq, start, baseline)
+        following = spawner.spawn(Kind.TEST, BASE_UID + 2 + seq)
+        _finish(child, spawner, Kind.TEST, seq, start, baseline + (following is not None)
+                if baseline is not None else None)
+        child = following
         seq += 1
 
 

@@ -16,10 +16,12 @@ collector, so a learner process's collections do not walk (and copy) the spawner
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import resource
 import select
+import signal
 import socket
 import types
 import warnings
@@ -45,7 +47,12 @@ class Child:
 
 
 class Spawner:
-    """The supervisor's handle on the spawner process."""
+    """The supervisor's handle on the spawner process.
+
+    Learner processes may overlap: the next test's process is spawned (and waits for its
+    arguments) while the current test runs. The spawner reports each exit as it happens, by pid;
+    exits that arrive while the supervisor waits for something else are kept in ``exits``.
+    """
 
     def __init__(self, start: Start) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -58,35 +65,55 @@ class Spawner:
                 os._exit(0)
         theirs.close()
         self.sock, self.pid = ours, pid
+        self.exits: dict[int, int] = {}  # pid -> wait status, not yet asked for
 
-    def spawn(self, kind: Kind, uid: int) -> Child:
+    def _answer(self, verb: str, fds: int = 0) -> tuple[list[str], list[int]]:
+        """The next answer of this verb, keeping every exit report that comes first."""
+        while True:
+            message, received, _, _ = socket.recv_fds(self.sock, MESSAGE_CAP, fds)
+            words = message.decode().split()
+            if not words:
+                raise RuntimeError("the spawner has ended")
+            if words[0] == "exit" and verb != "exit":
+                self.exits[int(words[1])] = int(words[2])
+                continue
+            if words[0] not in (verb, "failed"):
+                raise RuntimeError(f"the spawner answered {message!r}")
+            return words, received
+
+    def spawn(self, kind: Kind, uid: int) -> Child | None:
+        """A new learner process waiting for its step; None when the kernel refused the fork
+        (the container's process limit, while another test's processes still hold it)."""
         self.sock.send(f"spawn {kind.value} {uid}".encode())
-        message, fds, _, _ = socket.recv_fds(self.sock, MESSAGE_CAP, 3)
-        verb, pid = message.decode().split()
-        if verb != "spawned":
-            raise RuntimeError(f"the spawner answered {message!r}")
+        words, fds = self._answer("spawned", 3)
+        if words[0] == "failed":
+            return None
         args_w = fds.pop(0) if kind is Kind.TEST else None
         out_r, claim_r = fds
         for fd in (out_r, claim_r):
             os.set_blocking(fd, False)
-        return Child(int(pid), uid, args_w, out_r, claim_r)
+        return Child(int(words[1]), uid, args_w, out_r, claim_r)
 
-    def exit_status(self, timeout: float | None) -> int | None:
-        """The wait status of the process spawned last, or None if it has not ended in time."""
-        ready, _, _ = select.select([self.sock], [], [], timeout)
-        if not ready:
-            return None
-        message = self.sock.recv(MESSAGE_CAP)
-        verb, status = message.decode().split()
-        if verb != "exit":
-            raise RuntimeError(f"the spawner answered {message!r}")
-        return int(status)
+    def take_reports(self) -> None:
+        """Read the exit reports that are waiting, without blocking."""
+        while select.select([self.sock], [], [], 0)[0]:
+            words, _ = self._answer("exit")
+            self.exits[int(words[1])] = int(words[2])
+
+    def exit_status(self, pid: int, timeout: float | None) -> int | None:
+        """The wait status of learner process pid, or None if it has not ended in time."""
+        if pid not in self.exits:
+            self.take_reports()
+        while pid not in self.exits:
+            if not select.select([self.sock], [], [], timeout)[0]:
+                return None
+            self.take_reports()
+        return self.exits.pop(pid)
 
     def wipe(self, uid: int) -> None:
         """Remove uid's files from every place a learner process can write to."""
         self.sock.send(f"wipe {uid}".encode())
-        if self.sock.recv(MESSAGE_CAP) != b"wiped":
-            raise RuntimeError("the spawner did not wipe")
+        self._answer("wiped")
 
 
 def _serve(sock: socket.socket, start: Start) -> None:
@@ -96,10 +123,24 @@ def _serve(sock: socket.socket, start: Start) -> None:
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.close(null)
+    # A learner process's end wakes the loop below through this pipe.
+    wake_r, wake_w = os.pipe()
+    for fd in (wake_r, wake_w):
+        os.set_blocking(fd, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
     ready = learner.Ready(syscall_filter.Filter())
     compiled = False
     gc.freeze()
     while True:
+        readable, _, _ = select.select([sock.fileno(), wake_r], [], [])
+        if wake_r in readable:
+            with contextlib.suppress(BlockingIOError):
+                while os.read(wake_r, 512):
+                    pass
+            _report_exits(sock)
+        if sock.fileno() not in readable:
+            continue
         message = sock.recv(MESSAGE_CAP)
         if not message:
             return
@@ -113,6 +154,17 @@ def _serve(sock: socket.socket, start: Start) -> None:
         elif verb == "wipe":
             _wipe(int(rest[0]))
             sock.send(b"wiped")
+
+
+def _report_exits(sock: socket.socket) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        sock.send(f"exit {pid} {status}".encode())
 
 
 def _compile(start: Start) -> types.CodeType | None:
@@ -138,12 +190,28 @@ def _compile(start: Start) -> types.CodeType | None:
 
 
 def _spawn(sock: socket.socket, kind: Kind, uid: int, start: Start, ready: learner.Ready) -> None:
-    args_r, args_w = os.pipe() if kind is Kind.TEST else (None, None)
-    out_r, out_w = os.pipe()
-    claim_r, claim_w = os.pipe()
-    pid = os.fork()
+    """Fork a learner process and hand the supervisor its pipes; its exit is reported later."""
+    made: list[int] = []
+    args_r: int | None = None
+    args_w: int | None = None
+    try:
+        if kind is Kind.TEST:
+            args_r, args_w = os.pipe()
+            made += [args_r, args_w]
+        out_r, out_w = os.pipe()
+        made += [out_r, out_w]
+        claim_r, claim_w = os.pipe()
+        made += [claim_r, claim_w]
+        pid = os.fork()
+    except OSError as exc:  # out of processes or descriptors: the supervisor tries again later
+        for made_fd in made:
+            os.close(made_fd)
+        sock.send(f"failed {exc.errno}".encode())
+        return
     if pid == 0:  # the learner process: trusted code until learner.main drops privileges
         try:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             sock.close()
             for fd in (args_w, out_r, claim_r):
                 if fd is not None:
@@ -158,8 +226,6 @@ def _spawn(sock: socket.socket, kind: Kind, uid: int, start: Start, ready: learn
     socket.send_fds(sock, [f"spawned {pid}".encode()], theirs)
     for fd in theirs:
         os.close(fd)
-    _, status = os.waitpid(pid, 0)
-    sock.send(f"exit {status}".encode())
 
 
 def _wipe(uid: int) -> None:
