@@ -171,11 +171,24 @@ def _reap_zombies() -> None:
             pass
 
 
-def _clear_uid(uid: int, spawner: Spawner, baseline: int | None) -> None:
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _clear_uid(uid: int, spawner: Spawner, baseline: int | None, spare: Child | None) -> None:
     """Kill every process of uid and remove its files, unless nothing is left. ``baseline``:
-    how many processes the container holds when none of uid's is left."""
+    how many processes the container holds besides learner processes; ``spare``: the next
+    test's process, spawned ahead, which the count holds too as long as it exists, even ended
+    (its spawner has not collected it yet): checked after the count, so that a spare that ended
+    meanwhile can never pass for a process of uid's that is left."""
     _reap_zombies()
-    if baseline is None or _cgroup_number(PIDS_CURRENT) != baseline:
+    count = _cgroup_number(PIDS_CURRENT)
+    if (baseline is None or count != baseline + (spare is not None)
+            or (spare is not None and not _exists(spare.pid))):
         cleanup.kill_uid(uid)
         _reap_zombies()
     if cleanup.leftovers_possible():
@@ -183,11 +196,15 @@ def _clear_uid(uid: int, spawner: Spawner, baseline: int | None) -> None:
 
 
 def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: Start,
-            baseline: int | None) -> None:
+            baseline: int | None, ahead: Spawner | None = None) -> Child | None:
+    """Supervise one step, clear its uid away and send its record. ``ahead``: the spawner that
+    was asked for the next test's process, which is taken (and returned) before the clearing
+    counts the container's processes."""
     stop, status = _supervise(child, spawner, start)
+    spare = ahead.collect(Kind.TEST, child.uid + 1) if ahead is not None else None
     for fd in (child.out_r, child.claim_r):
         os.close(fd)
-    _clear_uid(child.uid, spawner, baseline)
+    _clear_uid(child.uid, spawner, baseline, spare)
     claim = None if stop is Stop.CLAIM_TOO_LARGE or not child.claim else (
         base64.b64encode(child.claim).decode())
     _emit({
@@ -197,6 +214,7 @@ def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: 
         "stdout": child.stdout[: start.stdout_cap].decode("utf-8", "replace"),
         "claim": claim,
     })
+    return spare
 
 
 def _discard(child: Child | None, spawner: Spawner) -> None:
@@ -247,21 +265,23 @@ def main() -> None:
     # PID 1 ignores signals that have no handler, so the lease needs one.
     signal.signal(signal.SIGALRM, _end_of_lease)
     signal.alarm(max(1, int(start.lifetime)))
-    spawner = Spawner(start)  # before any test data or learner output exists in this process
+    # Both before any test data or learner output exists in this process.
+    spawners = (Spawner(start), Spawner(start))
     baseline = _cgroup_number(PIDS_CURRENT)
-    loader = spawner.spawn(Kind.IMPORT, BASE_UID)
+    loader = spawners[0].spawn(Kind.IMPORT, BASE_UID)
     if loader is None:
         raise SystemExit("the container could not start a process")
-    _finish(loader, spawner, Kind.IMPORT, None, start, baseline)
+    _finish(loader, spawners[0], Kind.IMPORT, None, start, baseline)
     buffer = bytearray()
     seq = 0
     # Each test's process is spawned ahead, while the test before it runs (the fork costs no
-    # test any time), by the spawner, which never holds test data; it runs no learner code
-    # until it has its arguments, and those are sent only once the test before it has been
-    # cleared away. A spawn the kernel refuses then (the process limit, reached by the running
-    # test) is made again after the clearing.
-    child = spawner.spawn(Kind.TEST, BASE_UID + 1)
+    # test any time), by a spawner, which never holds test data; it runs no learner code until
+    # it has its arguments, and those are sent only once the test before it has been cleared
+    # away. A spawn the kernel refuses then (the process limit, reached by the running test) is
+    # made again after the clearing. Test n's process comes from spawners[n % 2].
+    child = spawners[0].spawn(Kind.TEST, BASE_UID + 1)
     while True:
+        spawner, other = spawners[seq % 2], spawners[(seq + 1) % 2]
         size = _read_header(0)
         body = _read_body(0, size, buffer) if size is not None else None
         if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
@@ -275,10 +295,8 @@ def main() -> None:
             _write_all(child.args_w, body)
         os.close(child.args_w)
         body.release()  # so that the buffer may grow for a larger frame
-        following = spawner.spawn(Kind.TEST, BASE_UID + 2 + seq)
-        _finish(child, spawner, Kind.TEST, seq, start, baseline + (following is not None)
-                if baseline is not None else None)
-        child = following
+        other.request(Kind.TEST, child.uid + 1)
+        child = _finish(child, spawner, Kind.TEST, seq, start, baseline, other)
         seq += 1
 
 

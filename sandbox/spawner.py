@@ -47,11 +47,13 @@ class Child:
 
 
 class Spawner:
-    """The supervisor's handle on the spawner process.
+    """The supervisor's handle on a spawner process.
 
     Learner processes may overlap: the next test's process is spawned (and waits for its
-    arguments) while the current test runs. The spawner reports each exit as it happens, by pid;
-    exits that arrive while the supervisor waits for something else are kept in ``exits``.
+    arguments) while the current test runs. The supervisor keeps two spawners and takes them in
+    turn, so that one forks the next test's process while the other is free to report the
+    current one's end at once. A spawner reports each exit as it happens, by pid; exits that
+    arrive while the supervisor waits for something else are kept in ``exits``.
     """
 
     def __init__(self, start: Start) -> None:
@@ -81,10 +83,14 @@ class Spawner:
                 raise RuntimeError(f"the spawner answered {message!r}")
             return words, received
 
-    def spawn(self, kind: Kind, uid: int) -> Child | None:
-        """A new learner process waiting for its step; None when the kernel refused the fork
-        (the container's process limit, while another test's processes still hold it)."""
+    def request(self, kind: Kind, uid: int) -> None:
+        """Ask for a new learner process; ``collect`` takes it. The spawner forks meanwhile."""
         self.sock.send(f"spawn {kind.value} {uid}".encode())
+
+    def collect(self, kind: Kind, uid: int) -> Child | None:
+        """The learner process last requested, waiting for its step; None when the kernel
+        refused the fork (the container's process limit, while another test's processes still
+        hold it)."""
         words, fds = self._answer("spawned", 3)
         if words[0] == "failed":
             return None
@@ -93,6 +99,10 @@ class Spawner:
         for fd in (out_r, claim_r):
             os.set_blocking(fd, False)
         return Child(int(words[1]), uid, args_w, out_r, claim_r)
+
+    def spawn(self, kind: Kind, uid: int) -> Child | None:
+        self.request(kind, uid)
+        return self.collect(kind, uid)
 
     def take_reports(self) -> None:
         """Read the exit reports that are waiting, without blocking."""
