@@ -52,10 +52,31 @@ def run_order(problem: Problem, include_hidden: bool, rng: random.Random | None 
     return problem.public_tests + tuple(hidden)
 
 
+def _encode(test: TestCase) -> TestInput:
+    return TestInput([codec.encode(a) for a in test.args],
+                     {k: codec.encode(v) for k, v in test.kwargs.items()})
+
+
+# A problem's tests as sent, encoded once per loaded version (a worker judges one version many
+# times): (the Problem, {id(test): its input}); the Problem is kept so that no id is reused.
+_ENCODED: dict[tuple[str, str], tuple[Problem, dict[int, TestInput]]] = {}
+ENCODED_VERSIONS = 64
+
+
+def _inputs(problem: Problem) -> dict[int, TestInput]:
+    key = (problem.slug, problem.version)
+    found = _ENCODED.get(key)
+    if found is None or found[0] is not problem:
+        if len(_ENCODED) >= ENCODED_VERSIONS:
+            _ENCODED.clear()
+        found = _ENCODED[key] = (problem, {id(t): _encode(t) for t in problem.tests()})
+    return found[1]
+
+
 def build_payload(problem: Problem, code: str, tests: tuple[TestCase, ...]) -> Payload:
     """Only the code, the function name and the arguments: names and expected values stay here."""
-    inputs = [TestInput([codec.encode(a) for a in t.args],
-                        {k: codec.encode(v) for k, v in t.kwargs.items()}) for t in tests]
+    known = _inputs(problem)
+    inputs = [known.get(id(t)) or _encode(t) for t in tests]
     return Payload(code, problem.function, inputs, sandbox_limits(problem, len(tests)))
 
 

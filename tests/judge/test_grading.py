@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 
-from judge.grading import aggregate, grade, run_order
+from judge.grading import aggregate, build_payload, grade, run_order
 from judge.problems import Problem, load_problem
 from judge.results import TestResult, TestStatus, Verdict, Visibility
 from sandbox import codec
-from sandbox.interface import Payload, SandboxRun, SandboxUnavailable
+from sandbox.interface import Payload, SandboxRun, SandboxUnavailable, TestInput
 from sandbox.protocol import CallResult, ErrorInfo, Outcome
+from tests.conftest import FIXTURES
 from tests.utils.fake_sandbox import FakeSandbox, returned
 from tests.utils.problem_factory import PROBLEM_TOML, make_problem
 
@@ -145,3 +146,19 @@ def test_aggregate_takes_the_first_failure_and_scores_the_share() -> None:
              _result(TestStatus.WRONG_ANSWER), _result(TestStatus.PASSED)]
     assert aggregate(tests) == (Verdict.TIME_LIMIT_EXCEEDED, 0.5)
     assert aggregate([_result(TestStatus.PASSED)]) == (Verdict.ACCEPTED, 1.0)
+
+
+def test_a_versions_inputs_are_encoded_once_and_never_mixed_up(secret_problem: Problem) -> None:
+    """A worker judges one loaded version many times: its tests are encoded once. A version
+    loaded again (another Problem object, whose tests have other ids) is encoded for itself."""
+    tests = run_order(secret_problem, include_hidden=True)
+    first = build_payload(secret_problem, "x", tests)
+    again = build_payload(secret_problem, "y", tuple(reversed(tests)))
+    assert [id(t) for t in again.tests] == [id(t) for t in reversed(first.tests)]
+    assert first.tests == [TestInput([codec.encode(a) for a in t.args],
+                                     {k: codec.encode(v) for k, v in t.kwargs.items()})
+                           for t in tests]
+    reloaded = load_problem(FIXTURES / "problems" / "secret_lookup")
+    fresh = build_payload(reloaded, "x", run_order(reloaded, include_hidden=False))
+    assert fresh.tests == first.tests[: len(reloaded.public_tests)]
+    assert all(a is not b for a, b in zip(fresh.tests, first.tests, strict=False))
