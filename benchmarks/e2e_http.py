@@ -13,7 +13,8 @@ What it measures, in this order:
    in a running container: more than the harness's fork of a learner, which execs nothing);
 3. ``judge run`` alone: bleu_1gram's reference through ``judge.grading.grade`` with the
    configured sandbox, in this process, no service (median of N, after one warm-up);
-4. sequential POST -> verdict through HTTP (POST, then ``GET ?wait=30`` until done), p50/p95;
+4. sequential POST -> verdict through HTTP (POST, then ``GET ?wait=30`` until done), p50/p95:
+   at a learner's pace (a second to read each verdict), and back to back;
 5. a burst: S submissions from L learners (each at its queue quota of 5), awaited by 200 clients
    long-polling ``?wait=30``: verdicts per second, and every non-2xx answer counted;
 6. the container churn right after, in the same run: 4 threads each running bare containers
@@ -61,6 +62,7 @@ PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 WAITERS = 200
 LEARNER_QUOTA = 5
+LEARNER_PAUSE = 1.0  # seconds a learner takes to read a verdict before submitting again
 
 
 @dataclass
@@ -394,10 +396,14 @@ def await_verdict(http: httpx.Client, token: str, submission_id: int,
             return body
 
 
-def sequential(service: Service, code: str, count: int) -> list[Done]:
+def sequential(service: Service, code: str, count: int, pause: float = 0.0) -> list[Done]:
+    """One learner's submissions one after another, ``pause`` seconds between a verdict and the
+    next POST (0: back to back)."""
     done = []
     with httpx.Client(base_url=service.base, timeout=60) as http:
-        for _ in range(count):
+        for index in range(count):
+            if index:
+                time.sleep(pause)
             started = time.perf_counter()
             body = await_verdict(http, service.tokens[0], post(http, service.tokens[0], code))
             done.append(Done(time.perf_counter() - started, judged_seconds(body), body["verdict"]))
@@ -578,11 +584,16 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
 
     say(f"sequential: {plan.sequential} submissions")
     http_warm = sequential(service, code, 1)  # the worker's first submission opens its sandbox
-    done = sequential(service, code, plan.sequential)
-    latencies = [d.latency for d in done]
-    figures.add("sequential POST -> verdict", f"p50 {ms(percentile(latencies, 0.5))}, "
-                f"p95 {ms(percentile(latencies, 0.95))}",
-                f"one learner, POST then GET ?wait=30, {len(done)} submissions")
+    for pause, label, how in ((LEARNER_PAUSE, "sequential POST -> verdict",
+                               f"one learner, POST then GET ?wait=30, {LEARNER_PAUSE:g} s "
+                               "between a verdict and the next POST (reading it)"),
+                              (0.0, "sequential, back to back",
+                               "the same with no pause: each refill of the warm pool overlaps "
+                               "the next run")):
+        done = sequential(service, code, plan.sequential, pause)
+        latencies = [d.latency for d in done]
+        figures.add(label, f"p50 {ms(percentile(latencies, 0.5))}, "
+                    f"p95 {ms(percentile(latencies, 0.95))}", f"{how}, {len(done)} submissions")
 
     say(f"burst: {plan.burst} submissions from {learners} learners, {max(WAITERS, plan.burst)} waiting")
     result = burst(service, code, plan.burst, learners)

@@ -144,6 +144,31 @@ def test_nothing_is_made_while_a_run_is_in_progress() -> None:
         pool.close()
 
 
+def test_the_pool_stays_quiet_just_after_a_run() -> None:
+    """Its owner stores and announces the verdict then: no make and no removal meanwhile."""
+    items = Items()
+    pool: WarmPool[str, int] = WarmPool(1, ["a"], items.make, items.discard, lambda _: None,
+                                        after_run=0.5)
+    made: list[float] = []
+    original = pool._make
+
+    def timed_make(key: str) -> int:
+        made.append(time.monotonic())
+        return original(key)
+
+    pool._make = timed_make  # type: ignore[method-assign]
+    try:
+        pool.prime("a")
+        assert pool.wait_filled(5)
+        with pool.running():
+            assert pool.take("a", lambda _: True) is not None
+        ended = time.monotonic()
+        assert pool.wait_filled(5)
+        assert made[-1] - ended >= 0.45
+    finally:
+        pool.close()
+
+
 def test_deferred_jobs_run_after_the_run_and_after_the_make_it_needs() -> None:
     """A run's clean-up (removing its container) waits for the run to end, and for the item
     that replaces the one it took."""
