@@ -583,7 +583,7 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     before = scrape(service.base)
 
     say(f"sequential: {plan.sequential} submissions")
-    http_warm = sequential(service, code, 1)  # the worker's first submission opens its sandbox
+    judged = sequential(service, code, 1)  # the worker's first submission opens its sandbox
     for pause, label, how in ((LEARNER_PAUSE, "sequential POST -> verdict",
                                f"one learner, POST then GET ?wait=30, {LEARNER_PAUSE:g} s "
                                "between a verdict and the next POST (reading it)"),
@@ -591,6 +591,7 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
                                "the same with no pause: each refill of the warm pool overlaps "
                                "the next run")):
         done = sequential(service, code, plan.sequential, pause)
+        judged += done
         latencies = [d.latency for d in done]
         figures.add(label, f"p50 {ms(percentile(latencies, 0.5))}, "
                     f"p95 {ms(percentile(latencies, 0.95))}", f"{how}, {len(done)} submissions")
@@ -613,7 +614,7 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
                 f"4 parallel bare `docker run`s, {containers} containers, right after the burst")
 
     after = scrape(service.base)
-    judged = [*http_warm, *done, *result.done]
+    judged += result.done
     ours = len(judged)
     verdicts = Counter(d.verdict for d in judged)
     counted = total(after, "judge_verdicts_total") - total(before, "judge_verdicts_total")
