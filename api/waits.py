@@ -25,12 +25,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
+from judge.errors import QuotaExceeded
 from judge.service import notifications
 from judge.service.db.models import Submission
 from judge.service.db.session import new_session
@@ -218,3 +220,44 @@ class Watcher:
 
 
 watcher = Watcher()
+
+
+class WaitQuota:
+    """How many waiting requests (``?wait=`` and ``/events``) each user holds in this process.
+
+    A waiting request costs no connection and no thread, but it costs memory and a socket, and
+    one account must not be able to hold them by the thousand. Taking one beyond the cap is
+    a 429 with Retry-After; ``release`` may be called more than once (only the first counts)
+    and from any thread (a stream's finalizer runs wherever its generator is collected).
+    """
+
+    def __init__(self) -> None:
+        self.held: dict[int, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, user_id: int, cap: int) -> Callable[[], None]:
+        with self._lock:
+            count = self.held.get(user_id, 0)
+            if count >= cap:
+                raise QuotaExceeded(
+                    f"you already have {count} requests waiting for submissions (at most {cap} at "
+                    "once, JUDGE_MAX_WAITS_PER_USER); end one, or ask without ?wait=",
+                    retry_after=1)
+            self.held[user_id] = count + 1
+        released = threading.Event()
+
+        def release() -> None:
+            with self._lock:
+                if released.is_set():
+                    return
+                released.set()
+                left = self.held.get(user_id, 1) - 1
+                if left > 0:
+                    self.held[user_id] = left
+                else:
+                    self.held.pop(user_id, None)
+
+        return release
+
+
+wait_quota = WaitQuota()

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     max_request_bytes: int = 25 * 1024 * 1024  # any request body, problem archives included
     learner_queue_quota: int = 5  # queued or running submissions per learner
     max_wait_seconds: float = 30.0  # cap on ?wait= when polling a submission
+    # Waiting requests (?wait= and /events) one user may hold at once, in each API process.
+    max_waits_per_user: int = 50
     # A submission's event stream (GET .../events) ends after this long even if not done, and
     # sends a comment this often so that proxies and clients know it is alive.
     max_stream_seconds: float = 300.0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Literal
 
@@ -18,7 +19,7 @@ from fastapi.responses import StreamingResponse
 from api.deps import CurrentUser, SessionDep
 from api.presenters import submission_detail, submission_summary
 from api.schemas import Page, SubmissionCreate, SubmissionOut
-from api.waits import watcher
+from api.waits import wait_quota, watcher
 from judge.service import submissions
 from judge.service.db.models import SubmissionStatus, User
 from judge.service.db.session import new_session
@@ -104,17 +105,22 @@ async def read(
 
     While it waits it holds no database connection and no thread (see ``api.waits``).
     """
-    wait = min(wait, get_settings().max_wait_seconds)
+    settings = get_settings()
+    wait = min(wait, settings.max_wait_seconds)
     if wait <= 0:
         return await _detail(user, submission_id)
+    release = wait_quota.take(user.id, settings.max_waits_per_user)
     # Watch before reading: whatever is committed after the read is on its way to the watch.
-    with watcher.watch(submission_id) as watch:
-        current = await _detail(user, submission_id)  # 404 before any wait
-        if current.status == SubmissionStatus.DONE:
-            return current
-        seen = _state(current)
-        watch.saw(*seen)
-        await watch.until(_other_than(seen) if until == "change" else _done, wait)
+    try:
+        with watcher.watch(submission_id) as watch:
+            current = await _detail(user, submission_id)  # 404 before any wait
+            if current.status == SubmissionStatus.DONE:
+                return current
+            seen = _state(current)
+            watch.saw(*seen)
+            await watch.until(_other_than(seen) if until == "change" else _done, wait)
+    finally:
+        release()
     # Woken, or the time is up: the row as it is now (the database has the last word).
     return await _detail(user, submission_id)
 
@@ -124,7 +130,15 @@ def _event(data: dict[str, object] | SubmissionOut) -> bytes:
     return f"event: status\ndata: {text}\n\n".encode()
 
 
-async def _stream(user: User, submission_id: int) -> AsyncIterator[bytes]:
+async def _stream(user: User, submission_id: int, release: Callable[[], None]) -> AsyncIterator[bytes]:
+    try:
+        async for chunk in _changes(user, submission_id):
+            yield chunk
+    finally:
+        release()
+
+
+async def _changes(user: User, submission_id: int) -> AsyncIterator[bytes]:
     settings = get_settings()
     loop = asyncio.get_running_loop()
     # The watch lives exactly as long as the stream: opened here, closed however the stream ends.
@@ -168,7 +182,12 @@ async def events(submission_id: int, user: CurrentUser) -> StreamingResponse:
 
     Holds no database connection and no thread while nothing changes (see ``api.waits``)."""
     await _detail(user, submission_id)  # 404 (or 401) before the stream starts
-    return StreamingResponse(_stream(user, submission_id), media_type="text/event-stream",
+    release = wait_quota.take(user.id, get_settings().max_waits_per_user)  # 429 before it, too
+    stream = _stream(user, submission_id, release)
+    # A stream whose client left before it started never runs its finally: its collection
+    # gives the hold back instead.
+    weakref.finalize(stream, release)
+    return StreamingResponse(stream, media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

@@ -45,6 +45,7 @@ def server(client: TestClient, tmp_path: Path) -> Iterator[str]:
     port = free_port()
     env = {**os.environ, "JUDGE_LEARNER_QUEUE_QUOTA": str(SUBMISSIONS)}
     env.pop("JUDGE_API_NICENESS")  # the server runs at the API's default priority, as deployed
+    env["JUDGE_MAX_WAITS_PER_USER"] = str(WAITERS)  # 200 clients share one learner's account
     log = tmp_path / "api.log"
     with log.open("wb") as sink:
         process = subprocess.Popen(
