@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 
 def raise_to(niceness: int) -> bool:
     """Run every thread of this process at ``niceness`` if it is higher than now (a lower
-    number); False, with a warning, where the process may not (no root, no CAP_SYS_NICE)."""
+    number); False, with a log line, where the process may not (no root, no CAP_SYS_NICE)."""
     if niceness >= os.getpriority(os.PRIO_PROCESS, 0):
         return True
     try:
@@ -29,6 +29,6 @@ def raise_to(niceness: int) -> bool:
                 os.setpriority(os.PRIO_PROCESS, tid, niceness)
     except PermissionError:
         log.info("the API keeps niceness %d: raising it to %d needs root or CAP_SYS_NICE "
-                    "(JUDGE_API_NICENESS)", os.getpriority(os.PRIO_PROCESS, 0), niceness)
+                 "(JUDGE_API_NICENESS)", os.getpriority(os.PRIO_PROCESS, 0), niceness)
         return False
     return True

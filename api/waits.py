@@ -244,13 +244,14 @@ class WaitQuota:
                     "once, JUDGE_MAX_WAITS_PER_USER); end one, or ask without ?wait=",
                     retry_after=1)
             self.held[user_id] = count + 1
-        released = threading.Event()
+        released = False
 
         def release() -> None:
+            nonlocal released
             with self._lock:
-                if released.is_set():
+                if released:
                     return
-                released.set()
+                released = True
                 left = self.held.get(user_id, 1) - 1
                 if left > 0:
                     self.held[user_id] = left

@@ -217,16 +217,21 @@ def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: 
     return spare
 
 
+def _close_ends(child: Child) -> None:
+    """Close the supervisor's ends of the pipes of a process that never got its step."""
+    for fd in (child.args_w, child.out_r, child.claim_r):
+        if fd is not None:
+            os.close(fd)
+
+
 def _discard(child: Child | None, spawner: Spawner) -> None:
-    """End a learner process that never got its step, and close the supervisor's ends."""
+    """End a learner process that never got its step."""
     if child is None:
         return
     with contextlib.suppress(ProcessLookupError):
         os.kill(child.pid, signal.SIGKILL)
     spawner.exit_status(child.pid, None)
-    for fd in (child.args_w, child.out_r, child.claim_r):
-        if fd is not None:
-            os.close(fd)
+    _close_ends(child)
 
 
 def _waiting(child: Child | None, spawner: Spawner) -> Child | None:
@@ -238,9 +243,7 @@ def _waiting(child: Child | None, spawner: Spawner) -> Child | None:
     spawner.take_reports()
     if child.pid in spawner.exits:
         spawner.exits.pop(child.pid)
-        for fd in (child.args_w, child.out_r, child.claim_r):
-            if fd is not None:
-                os.close(fd)
+        _close_ends(child)
         return None
     return child
 
