@@ -10,6 +10,7 @@ call; the host checks it and decides.
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import os
@@ -36,6 +37,30 @@ class Ready:
 
     ipc_filter: syscall_filter.Filter
     code: types.CodeType | None = None
+
+
+# Standard-library modules a spawner may import before forking, when the learner's module imports
+# them, so that no test's process loads them again (``unicodedata`` alone costs a test about a
+# millisecond). Only modules whose import runs no code that differs between processes and does
+# nothing outside the interpreter; ``random`` reseeds itself in every forked child.
+PRELOADABLE = frozenset({
+    "array", "bisect", "cmath", "collections", "collections.abc", "copy", "dataclasses",
+    "decimal", "difflib", "enum", "fractions", "functools", "heapq", "itertools", "json", "math",
+    "numbers", "operator", "random", "re", "statistics", "string", "textwrap", "typing",
+    "unicodedata",
+})
+
+
+def preloadable_imports(source: str) -> list[str]:
+    """The PRELOADABLE modules that the source names in an absolute import, in source order.
+    Read from the syntax tree: nothing of the learner's runs."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(source, SOLUTION_FILE)):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return [name for name in dict.fromkeys(names) if name in PRELOADABLE]
 
 
 def compile_solution(source: str) -> types.CodeType:

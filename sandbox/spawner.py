@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import os
 import resource
 import select
@@ -179,12 +180,14 @@ def _report_exits(sock: socket.socket) -> None:
 
 def _compile(start: Start) -> types.CodeType | None:
     """The learner's module compiled once, for every test's process; None where a learner
-    process must compile it itself, as the module-loading step's process did.
+    process must compile it itself, as the module-loading step's process did. The standard
+    modules it imports that may be loaded ahead (``learner.PRELOADABLE``) are imported here too.
 
     By now that step's process has compiled the same source under the learner's limits. Here
     the address space gets the same cap while compiling; a warning counts as a failure, so that
     each process still prints it on its own output as before; anything that goes wrong (too
-    deep, too large, a syntax error) leaves the compiling to each process.
+    deep, too large, a syntax error) leaves the compiling to each process. A module that fails
+    to import is left for each process to import itself.
     """
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     cap = start.memory_bytes if hard == resource.RLIM_INFINITY else min(start.memory_bytes, hard)
@@ -192,7 +195,11 @@ def _compile(start: Start) -> types.CodeType | None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            return learner.compile_solution(start.code)
+            code = learner.compile_solution(start.code)
+            for name in learner.preloadable_imports(start.code):
+                with contextlib.suppress(Exception):
+                    importlib.import_module(name)
+            return code
     except BaseException:
         return None
     finally:

@@ -171,8 +171,10 @@ class RedisFeed:
         self.channel = channel
         # No retries inside redis-py: a silent reconnection would hide the messages lost in
         # between. The watcher reconnects itself and then looks at the database.
-        self.client = aioredis.Redis.from_url(url, socket_connect_timeout=2, socket_keepalive=True,
-                                              retry=None)
+        # Keep-alive is a TCP option: a Unix socket's connection (the embedded default's
+        # private redis-server) refuses it, and the feed would never subscribe.
+        tcp = {} if url.startswith("unix://") else {"socket_keepalive": True}
+        self.client = aioredis.Redis.from_url(url, socket_connect_timeout=2, retry=None, **tcp)
         self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
         self.pinged: float | None = None
 

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 
+from judge.service import notifications
 from judge.service.private_redis import SOCKET_NAME, socket_folder
 from tests.utils.service import REFERENCE, bearer, wait_done
 from tests.utils.service_fixtures import Serve, alive, make_learners, process_tree, start_serve
@@ -86,6 +88,22 @@ def test_a_killed_worker_is_started_again(serve_process: Serve) -> None:
     assert "exited with SIGKILL" in serve_process.log
     assert not [pid for pid in pool if alive(pid)], "the dead worker's processes live on"
     serve_process.wait_ready()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not shutil.which("redis-server"), reason="no private redis-server without one")
+def test_waiting_clients_are_woken_by_the_private_brokers_announcements(serve_process: Serve) -> None:
+    """The API subscribes to the worker's announcements over the private broker's Unix socket,
+    rather than falling back to looking at the database every tick."""
+    with httpx.Client(base_url=serve_process.base, timeout=60) as http:
+        response = http.post("/api/v1/submissions", headers=bearer(serve_process.learners[0]),
+                             json={"problem": "secret_lookup", "code": REFERENCE, "mode": "run"})
+        assert response.status_code == 202, response.text
+        assert wait_done(http, serve_process.learners[0], response.json()["id"])["verdict"] == "accepted"
+    broker = redis.Redis(unix_socket_path=str(socket_folder(serve_process.data) / SOCKET_NAME))
+    with broker:
+        [(_, subscribers)] = broker.pubsub_numsub(notifications.channel())
+    assert subscribers >= 1, serve_process.log
 
 
 @pytest.mark.slow

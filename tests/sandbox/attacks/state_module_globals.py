@@ -1,12 +1,14 @@
 # problem: bleu_1gram
 # verdict: wrong_answer
-# attack: keeps state in module globals, builtins, sys.modules and os.environ in the first test; later tests look for it
+# attack: keeps state in module globals, builtins, sys.modules, os.environ and standard modules the spawner loaded ahead (unicodedata, statistics) in the first test; later tests look for it
 # max-seconds: 20
 import builtins
 import math
 import os
+import statistics
 import sys
 import types
+import unicodedata
 from collections import Counter
 
 _CALLS = []
@@ -17,11 +19,13 @@ def _leave_state():
     builtins.carried_state = True
     sys.modules["carried_state"] = types.ModuleType("carried_state")
     os.environ["CARRIED_STATE"] = "1"
+    unicodedata.carried_state = statistics.carried_state = True
 
 
 def _state_found():
     return bool(_CALLS) or hasattr(builtins, "carried_state") or "carried_state" in sys.modules \
-        or "CARRIED_STATE" in os.environ
+        or "CARRIED_STATE" in os.environ or hasattr(unicodedata, "carried_state") \
+        or hasattr(statistics, "carried_state")
 
 
 FIRST = (["a", "a", "b", "c"], ["a", "a", "a"])  # the first public test: it always runs first
