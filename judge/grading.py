@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from judge.checkers import check_exact, type_name
 from judge.explanations import explain, explain_changed_argument
@@ -16,6 +18,7 @@ from judge.results import (
     TestStatus,
     Verdict,
     Visibility,
+    stored_inputs,
 )
 from judge.static_checks import check_source
 from sandbox import codec
@@ -57,26 +60,43 @@ def _encode(test: TestCase) -> TestInput:
                      {k: codec.encode(v) for k, v in test.kwargs.items()})
 
 
-# A problem's tests as sent, encoded once per loaded version (a worker judges one version many
-# times): (the Problem, {id(test): its input}); the Problem is kept so that no id is reused.
-_ENCODED: dict[tuple[str, str], tuple[Problem, dict[int, TestInput]]] = {}
-ENCODED_VERSIONS = 64
+def _expected(test: TestCase) -> Any:
+    return test.expected if test.raises is None else f"raises {test.raises}"
 
 
-def _inputs(problem: Problem) -> dict[int, TestInput]:
+@dataclass(frozen=True)
+class _Prepared:
+    """What judging a test needs of its fixed parts, worked out once per loaded version (a
+    worker judges one version many times): its input as sent, and its values as stored."""
+
+    sent: TestInput
+    stored: dict[str, Any]
+
+
+def _prepare(test: TestCase) -> _Prepared:
+    return _Prepared(_encode(test), stored_inputs(list(test.args), dict(test.kwargs),
+                                                  _expected(test)))
+
+
+# (the Problem, {id(test): prepared}) per (slug, version); the Problem is kept so that no id is
+# reused while its entry lives.
+_PREPARED: dict[tuple[str, str], tuple[Problem, dict[int, _Prepared]]] = {}
+PREPARED_VERSIONS = 64
+
+
+def _prepared(problem: Problem, test: TestCase) -> _Prepared:
     key = (problem.slug, problem.version)
-    found = _ENCODED.get(key)
+    found = _PREPARED.get(key)
     if found is None or found[0] is not problem:
-        if len(_ENCODED) >= ENCODED_VERSIONS:
-            _ENCODED.clear()
-        found = _ENCODED[key] = (problem, {id(t): _encode(t) for t in problem.tests()})
-    return found[1]
+        if len(_PREPARED) >= PREPARED_VERSIONS:
+            _PREPARED.clear()
+        found = _PREPARED[key] = (problem, {id(t): _prepare(t) for t in problem.tests()})
+    return found[1].get(id(test)) or _prepare(test)
 
 
 def build_payload(problem: Problem, code: str, tests: tuple[TestCase, ...]) -> Payload:
     """Only the code, the function name and the arguments: names and expected values stay here."""
-    known = _inputs(problem)
-    inputs = [known.get(id(t)) or _encode(t) for t in tests]
+    inputs = [_prepared(problem, t).sent for t in tests]
     return Payload(code, problem.function, inputs, sandbox_limits(problem, len(tests)))
 
 
@@ -145,11 +165,12 @@ def _result(problem: Problem, test: TestCase, call: CallResult) -> TestResult:
         seconds=call.seconds,
         args=list(test.args),
         kwargs=dict(test.kwargs),
-        expected=test.expected if test.raises is None else f"raises {test.raises}",
+        expected=_expected(test),
         actual=call.value if call.outcome is Outcome.RETURNED else None,
         stdout=call.stdout,
         explanation=explanation,
         note=test.explanation,
+        inputs_json=_prepared(problem, test).stored,
     )
 
 

@@ -105,6 +105,13 @@ def _stored(value: Any) -> Any:
     return display_safe(json_safe(value))
 
 
+def stored_inputs(args: Any, kwargs: Any, expected: Any) -> dict[str, Any]:
+    """A test's arguments and expected value as ``TestResult.as_json`` stores them. Values may be
+    large: their JSON form and their safe text come from one walk."""
+    return {"args": _stored(args), "kwargs": _stored(kwargs), "expected": _stored(expected),
+            "expected_repr": safe_text(repr(expected))}
+
+
 def learner_view(tests: list[dict[str, Any]], policy: HiddenPolicy) -> dict[str, Any]:
     """What a learner may see of a judged submission's tests (JSON as ``TestResult.as_json``).
 
@@ -145,21 +152,24 @@ class TestResult:
     stdout: str | None = None
     explanation: str | None = None
     note: str | None = None
+    # ``stored_inputs(args, kwargs, expected)`` when the caller has it already (the same test is
+    # judged many times): its values are large, and walking them is most of ``as_json``'s cost.
+    inputs_json: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         """The test in full, as its author sees it; ``learner_view`` decides what others see."""
+        inputs = self.inputs_json or stored_inputs(self.args, self.kwargs, self.expected)
         return {
             "name": display_safe(self.name),
             "visibility": self.visibility.value,
             "status": self.status.value,
             "category": display_safe(self.category),
             "seconds": self.seconds,
-            # Values may be large: their JSON form and their safe text come from one walk.
-            "args": _stored(self.args),
-            "kwargs": _stored(self.kwargs),
-            "expected": _stored(self.expected),
+            "args": inputs["args"],
+            "kwargs": inputs["kwargs"],
+            "expected": inputs["expected"],
             "actual": _stored(self.actual),
-            "expected_repr": safe_text(repr(self.expected)),
+            "expected_repr": inputs["expected_repr"],
             "actual_repr": safe_text(repr(self.actual)),
             "stdout": display_safe(self.stdout),
             "explanation": display_safe(self.explanation),

@@ -49,3 +49,27 @@ def test_the_one_walk_gives_what_the_two_steps_gave() -> None:
                             expected=_value(rng), actual=_value(rng), stdout=rng.choice([None, "o\x00"]),
                             explanation="e", note=None)
         assert repr(result.as_json()) == repr(_two_steps(result))
+
+
+def test_a_test_prepared_once_is_stored_as_one_made_afresh_every_time() -> None:
+    """grading works out each test's stored inputs once per loaded version; every problem's
+    every test, judged twice (the second from that cache), stores what a fresh walk gives."""
+    from judge.grading import grade
+    from judge.problems import discover, load_problem
+    from judge.settings import get_settings
+    from sandbox.interface import SandboxRun
+    from sandbox.protocol import CallResult, Outcome
+
+    class Returns:  # every test returns its expected value, or raises what it should
+        def run(self, payload: Any) -> SandboxRun:
+            return SandboxRun(CallResult(Outcome.RETURNED), [
+                CallResult(Outcome.RETURNED, value=0.5, seconds=0.001) for _ in payload.tests])
+
+    for folder in discover(get_settings().problems_dir):
+        problem = load_problem(folder)
+        for _ in range(2):
+            report = grade(problem, problem.reference, Returns())  # type: ignore[arg-type]
+            for result in report.tests:
+                assert result.inputs_json is not None
+                fresh = TestResult(**{**result.__dict__, "inputs_json": None})
+                assert repr(result.as_json()) == repr(fresh.as_json()), (problem.slug, result.name)
