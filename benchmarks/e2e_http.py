@@ -8,9 +8,12 @@ What it measures, in this order:
 1. bare-container floor: ``docker run --rm --network none --entrypoint python3 <sandbox image>
    -c pass``, median of N (the image's entrypoint is the harness, hence ``--entrypoint``);
 2. warm-container floor, two ways, on one container started beforehand with ``python3`` reading
-   stdin: a one-line round trip over its attach socket (what the host's conversation with a
-   started harness costs per message), and ``docker exec <c> python3 -c pass`` (a new process
-   in a running container: more than the harness's fork of a learner, which execs nothing);
+   stdin and the sandbox's one CPU: a one-line round trip over its attach socket (what the
+   host's conversation with a started harness costs per message), and ``docker exec <c> python3
+   -c pass`` (a new process in a running container: more than the harness's fork of a learner,
+   which execs nothing); then, in the same container, the fresh-process floor: one python3
+   forking as many children as the problem has tests, each exiting at once (what one fresh
+   process per test costs before any learner code or test data);
 3. ``judge run`` alone: bleu_1gram's reference through ``judge.grading.grade`` with the
    configured sandbox, in this process, no service (median of N, after one warm-up);
 4. sequential POST -> verdict through HTTP (POST, then ``GET ?wait=30`` until done), p50/p95:
@@ -274,8 +277,10 @@ ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.
 
 @contextlib.contextmanager
 def warm_container(client: Any, image: str) -> Iterator[Any]:
+    # One CPU, as every sandbox has (sandbox.interface.Limits.cpus).
     container = client.containers.create(image, entrypoint=["python3", "-u", "-c", ECHO],
-                                          stdin_open=True, network_mode="none", detach=True)
+                                          stdin_open=True, network_mode="none", detach=True,
+                                          nano_cpus=1_000_000_000)
     try:
         container.start()
         yield container
@@ -320,6 +325,23 @@ def exec_runs(container: Any, count: int) -> list[float]:
         result = container.exec_run(["python3", "-c", "pass"])
         times.append(time.perf_counter() - started)
         assert result.exit_code == 0, result.output
+    return times
+
+
+# A fresh process per test, doing nothing: the least that 68 tests can cost inside one container
+# with the sandbox's one CPU, before any learner code, test data or conversation with the host.
+FORKS = ("import os, sys, time\nstarted = time.perf_counter()\n"
+         "for _ in range(int(sys.argv[1])):\n    pid = os.fork()\n    if pid == 0:\n"
+         "        os._exit(0)\n    os.waitpid(pid, 0)\nprint(time.perf_counter() - started)\n")
+
+
+def fork_runs(container: Any, forks: int, count: int) -> list[float]:
+    """Seconds for ``forks`` forks of python3, each child exiting at once, in the container."""
+    times = []
+    for _ in range(count):
+        result = container.exec_run(["python3", "-c", FORKS, str(forks)])
+        assert result.exit_code == 0, result.output
+        times.append(float(result.output.decode().split()[-1]))
     return times
 
 
@@ -552,10 +574,14 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     with warm_container(sandbox.client, image) as container:
         trips = stdin_roundtrips(sandbox.client, container, plan.roundtrips)
         execs = exec_runs(container, plan.exec_runs)
+        forked = fork_runs(container, len(problem.tests()), plan.exec_runs)
     figures.add("warm-container floor: one message", f"{statistics.median(trips) * 1000:.2f} ms median",
                 f"a line to a started container's python over the attach socket and back, {len(trips)} trips")
     figures.add("warm-container floor: a new process", f"{ms(statistics.median(execs))} median",
                 f"`docker exec` python3 -c pass in a started container, {len(execs)} runs")
+    figures.add("fresh-process floor", f"{ms(statistics.median(forked))} median",
+                f"{len(problem.tests())} forks of python3 in a started one-CPU container, each "
+                f"child exiting at once: one fresh process per test, doing nothing; {len(forked)} runs")
 
     say("judge run alone")
     grade(problem, code, sandbox)

@@ -88,23 +88,48 @@ def _read_body(fd: int, size: int, buffer: bytearray) -> memoryview:
     return view
 
 
-def _cgroup_number(places: tuple[tuple[str, str | None], ...]) -> int | None:
+class _Count:
     """A number the container's cgroup keeps, from the first of its places that exists: a file
-    holding the number alone (key None), or the line that starts with key."""
-    for name, key in places:
+    holding the number alone (key None), or the line that starts with key. The file is opened
+    once and read again from its start for each count (a cgroup file is made afresh on every
+    read); None where no place exists (gVisor) or a read fails."""
+
+    def __init__(self, places: tuple[tuple[str, str | None], ...]) -> None:
+        self.fd: int | None = None
+        self.key: str | None = None
+        for name, key in places:
+            try:
+                self.fd = os.open(f"{CGROUP}/{name}", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                continue
+            self.key = key
+            return
+
+    def read(self) -> int | None:
+        if self.fd is None:
+            return None
         try:
-            with open(f"{CGROUP}/{name}") as handle:
-                text = handle.read()
+            text = os.pread(self.fd, 4096, 0).decode("ascii", "replace")
         except OSError:
-            continue
-        if key is None:
+            return None
+        if self.key is None:
             return int(text.strip()) if text.strip().isdigit() else None
         for line in text.splitlines():
             parts = line.split()
-            if len(parts) == 2 and parts[0] == key and parts[1].isdigit():
+            if len(parts) == 2 and parts[0] == self.key and parts[1].isdigit():
                 return int(parts[1])
         return None
-    return None
+
+
+class _Counts:
+    """The container's process and OOM-kill counts; ``baseline``: how many processes it holds
+    besides learner processes (the supervisor and its spawners), counted once they exist.
+    Made after the spawners are forked, so that no learner process inherits these files."""
+
+    def __init__(self) -> None:
+        self.pids = _Count(PIDS_CURRENT)
+        self.oom_kills = _Count(OOM_KILLS)
+        self.baseline = self.pids.read()
 
 
 def _drain(child: Child, fd: int, cap: int) -> bool:
@@ -121,9 +146,10 @@ def _drain(child: Child, fd: int, cap: int) -> bool:
     return True
 
 
-def _supervise(child: Child, spawner: Spawner, start: Start) -> tuple[Stop | None, int]:
+def _supervise(child: Child, spawner: Spawner, start: Start, counts: _Counts
+               ) -> tuple[Stop | None, int]:
     """Watch one learner process until it exits or breaks a limit; (stop, wait status)."""
-    oom_before = _cgroup_number(OOM_KILLS)
+    oom_before = counts.oom_kills.read()
     caps = {child.out_r: start.stdout_cap, child.claim_r: CLAIM_CAP}
     open_fds = [child.out_r, child.claim_r]
     deadline = time.monotonic() + start.time_limit
@@ -157,7 +183,7 @@ def _supervise(child: Child, spawner: Spawner, start: Start) -> tuple[Stop | Non
     else:
         for fd in open_fds:  # what it wrote just before it exited
             _drain(child, fd, caps[fd])
-    oom_after = _cgroup_number(OOM_KILLS)
+    oom_after = counts.oom_kills.read()
     if (stop is None and os.WIFSIGNALED(status) and oom_before is not None
             and oom_after is not None and oom_after > oom_before):
         stop = Stop.MEMORY
@@ -179,14 +205,14 @@ def _exists(pid: int) -> bool:
     return True
 
 
-def _clear_uid(uid: int, spawner: Spawner, baseline: int | None, spare: Child | None) -> None:
-    """Kill every process of uid and remove its files, unless nothing is left. ``baseline``:
-    how many processes the container holds besides learner processes; ``spare``: the next
-    test's process, spawned ahead, which the count holds too as long as it exists, even ended
-    (its spawner has not collected it yet): checked after the count, so that a spare that ended
-    meanwhile can never pass for a process of uid's that is left."""
+def _clear_uid(uid: int, spawner: Spawner, counts: _Counts, spare: Child | None) -> None:
+    """Kill every process of uid and remove its files, unless nothing is left. ``spare``: the
+    next test's process, spawned ahead, which the count holds too as long as it exists, even
+    ended (its spawner has not collected it yet): checked after the count, so that a spare that
+    ended meanwhile can never pass for a process of uid's that is left."""
     _reap_zombies()
-    count = _cgroup_number(PIDS_CURRENT)
+    count = counts.pids.read()
+    baseline = counts.baseline
     if (baseline is None or count != baseline + (spare is not None)
             or (spare is not None and not _exists(spare.pid))):
         cleanup.kill_uid(uid)
@@ -196,15 +222,15 @@ def _clear_uid(uid: int, spawner: Spawner, baseline: int | None, spare: Child | 
 
 
 def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: Start,
-            baseline: int | None, ahead: Spawner | None = None) -> Child | None:
+            counts: _Counts, ahead: Spawner | None = None) -> Child | None:
     """Supervise one step, clear its uid away and send its record. ``ahead``: the spawner that
     was asked for the next test's process, which is taken (and returned) before the clearing
     counts the container's processes."""
-    stop, status = _supervise(child, spawner, start)
+    stop, status = _supervise(child, spawner, start, counts)
     spare = ahead.collect(Kind.TEST, child.uid + 1) if ahead is not None else None
     for fd in (child.out_r, child.claim_r):
         os.close(fd)
-    _clear_uid(child.uid, spawner, baseline, spare)
+    _clear_uid(child.uid, spawner, counts, spare)
     claim = None if stop is Stop.CLAIM_TOO_LARGE or not child.claim else (
         base64.b64encode(child.claim).decode())
     _emit({
@@ -270,11 +296,11 @@ def main() -> None:
     signal.alarm(max(1, int(start.lifetime)))
     # Both before any test data or learner output exists in this process.
     spawners = (Spawner(start), Spawner(start))
-    baseline = _cgroup_number(PIDS_CURRENT)
+    counts = _Counts()
     loader = spawners[0].spawn(Kind.IMPORT, BASE_UID)
     if loader is None:
         raise SystemExit("the container could not start a process")
-    _finish(loader, spawners[0], Kind.IMPORT, None, start, baseline)
+    _finish(loader, spawners[0], Kind.IMPORT, None, start, counts)
     buffer = bytearray()
     seq = 0
     # Each test's process is spawned ahead, while the test before it runs (the fork costs no
@@ -299,7 +325,7 @@ def main() -> None:
         os.close(child.args_w)
         body.release()  # so that the buffer may grow for a larger frame
         other.request(Kind.TEST, child.uid + 1)
-        child = _finish(child, spawner, Kind.TEST, seq, start, baseline, other)
+        child = _finish(child, spawner, Kind.TEST, seq, start, counts, other)
         seq += 1
 
 

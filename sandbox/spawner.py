@@ -9,8 +9,9 @@ another test's input, or another test's output, in the memory it inherits.
 It never runs learner code itself: the learner side starts in ``sandbox.learner.main``, which
 drops every privilege first. What every learner process would otherwise redo is prepared here
 once, before forking (``sandbox.learner.Ready``): the seccomp filter is built, and the learner's
-module is compiled (parsed, not run) when the first test's process is spawned; each process then
-only executes that code object anew. The objects that exist then are frozen out of the garbage
+module is compiled (parsed, not run) when the first test's process is spawned, and the standard
+modules it names from ``learner.PRELOADABLE`` are imported; each process then only executes that
+code object anew. The objects that exist then are frozen out of the garbage
 collector, so a learner process's collections do not walk (and copy) the spawner's memory.
 """
 
