@@ -197,10 +197,11 @@ def _compile(start: Start) -> types.CodeType | None:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             code = learner.compile_solution(start.code)
+        with contextlib.suppress(Exception):  # loading ahead only saves time; never needed
             for name in learner.preloadable_imports(start.code):
                 with contextlib.suppress(Exception):
                     importlib.import_module(name)
-            return code
+        return code
     except BaseException:
         return None
     finally:
