@@ -1,6 +1,6 @@
 # problem: secret_lookup
 # verdict: wrong_answer
-# attack: fills /tmp to the last block (1 MB files up to the file-size limit) and then with empty files towards the inode limit, and returns a wrong value; later tests must find /tmp empty again
+# attack: fills /tmp to the last block (1 MB files up to the file-size limit) and then with 2,000 empty files (half the inode limit), and returns a wrong value; later tests must find /tmp empty again
 # max-seconds: 10
 import contextlib
 import os
@@ -16,11 +16,11 @@ def lookup(key):
                 handle.write(b"\xff" * (1 << 20))
                 written += 1 << 20
     created = 0
-    # Well inside the 1 s limit, which also covers writing 16 MB before and wiping every file
-    # after (the test's own clearing), even under gVisor on a slow machine.
-    deadline = time.monotonic() + 0.2
+    # 2,000, not the 4,096 the inode limit allows: the wiping of every file after the call is the
+    # test's own time, and on a slow machine it alone takes about 0.8 s for 4,000.
+    deadline = time.monotonic() + 0.3
     with contextlib.suppress(OSError):
-        while created < 5000 and time.monotonic() < deadline:
+        while created < 2000 and time.monotonic() < deadline:
             open(f"/tmp/e{created}", "w").close()
             created += 1
     return f"found {len(before)} entries, wrote {written} bytes and {created} files"
