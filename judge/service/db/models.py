@@ -102,6 +102,8 @@ class Course(Base):
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     members: Mapped[list[CourseMember]] = relationship(back_populates="course", cascade="all, delete-orphan")
+    invitations: Mapped[list[CourseInvitation]] = relationship(
+        back_populates="course", cascade="all, delete-orphan", order_by="CourseInvitation.id")
     assignments: Mapped[list[Assignment]] = relationship(
         back_populates="course", cascade="all, delete-orphan", order_by="Assignment.due_at")
 
@@ -116,6 +118,24 @@ class CourseMember(Base):
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
     course: Mapped[Course] = relationship(back_populates="members")
     user: Mapped[User] = relationship()
+
+
+class CourseInvitation(Base):
+    """An instructor's offer of a place in a course to a user named by them: the user becomes a
+    member only by accepting it (membership is consent: it lets the course's instructors read what
+    they send for its assignments)."""
+
+    __tablename__ = "course_invitations"
+    __table_args__ = (UniqueConstraint("course_id", "user_id"), Index("ix_course_invitations_user", "user_id"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(20))  # a CourseRole
+    invited_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    course: Mapped[Course] = relationship(back_populates="invitations")
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    inviter: Mapped[User | None] = relationship(foreign_keys=[invited_by])
 
 
 class Assignment(Base):

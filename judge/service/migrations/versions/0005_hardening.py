@@ -18,6 +18,21 @@ depends_on = None
 def upgrade() -> None:
     # Each part of the hardening keeps its own section, in this order.
     # -- course invitations --
+    op.create_table(
+        "course_invitations",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("course_id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("role", sa.String(length=20), nullable=False),
+        sa.Column("invited_by", sa.Integer(), nullable=True),
+        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.ForeignKeyConstraint(["course_id"], ["courses.id"], ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["invited_by"], ["users.id"], ondelete="SET NULL"),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("course_id", "user_id"),
+    )
+    op.create_index("ix_course_invitations_user", "course_invitations", ["user_id"])
     # -- sign-in attempt reservations --
     # -- stored results --
     pass
@@ -28,4 +43,5 @@ def downgrade() -> None:
     # -- stored results --
     # -- sign-in attempt reservations --
     # -- course invitations --
-    pass
+    op.drop_index("ix_course_invitations_user", table_name="course_invitations")
+    op.drop_table("course_invitations")
