@@ -60,6 +60,13 @@ class Settings(BaseSettings):
     # the Docker engine, the database and the sandboxes all run at niceness 0, and an API thread
     # that holds the GIL while the kernel runs them instead stalls every answer (/healthz too).
     api_niceness: int = -10
+    # Validating authors' drafts (judge.validation) happens in a worker of its own, on the
+    # validation queue, so that it never takes a slot from a learner's judging: this many at
+    # once, each version at most max_validation_seconds of wall clock in all (reference, public
+    # and hidden tests, every wrong solution), and an upload at most max_wrong_solutions of them.
+    validation_concurrency: int = 1
+    max_validation_seconds: float = 300.0
+    max_wrong_solutions: int = 20
     heartbeat_interval_seconds: float = 10.0  # each worker writes its heartbeat this often
     ready_heartbeat_seconds: float = 30.0  # /readyz wants a worker heartbeat at most this old
 

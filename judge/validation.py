@@ -4,15 +4,21 @@ solution gets exactly the verdict it declares.
 ``check_problem`` returns the whole report an author reads (the reference's verdict and score,
 whether two runs agreed, each wrong solution against its declared verdict, the test counts);
 ``validate_problem`` keeps only its failures in words, as the CLI and CI want them.
+
+A budget bounds the wall clock of the whole validation, because an upload may declare 600 s a
+submission and a score of wrong solutions: each run is given at most the time left, and the
+validation ends at the budget with a failure that says so, never hours later.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.grading import grade
+from judge.grading import grade, sandbox_limits
 from judge.problems import Problem
 from judge.results import Report, TestStatus, Verdict
 from sandbox.interface import Sandbox
@@ -75,31 +81,84 @@ def _reference_failure(problem: Problem, report: Report) -> str:
             + "; ".join(failing))
 
 
+class _OutOfTime(Exception):
+    """The validation's budget ran out during (or before) the run named."""
+
+    def __init__(self, step: str) -> None:
+        super().__init__(step)
+        self.step = step
+
+
+class _Budget:
+    """The wall clock left of one validation; None: no cap (the CLI, CI)."""
+
+    def __init__(self, seconds: float | None, clock: Callable[[], float]) -> None:
+        self.seconds, self.clock = seconds, clock
+        self.ends = None if seconds is None else clock() + seconds
+
+    def grade(self, problem: Problem, code: str, sandbox: Sandbox, step: str) -> Report:
+        """grade(), its sandbox's wall clock cut to the time left; _OutOfTime when the budget
+        ran out before or during it (a verdict the cut decided is not the solution's)."""
+        if self.ends is None:
+            return grade(problem, code, sandbox)
+        left = self.ends - self.clock()
+        if left <= 0:
+            raise _OutOfTime(step)
+        declared = sandbox_limits(problem, len(problem.tests())).time_per_submission
+        if left < declared:
+            cut = dataclasses.replace(problem.limits, time_per_submission=left,
+                                      time_per_test=min(problem.limits.time_per_test, left))
+            problem = dataclasses.replace(problem, limits=cut)
+        report = grade(problem, code, sandbox)
+        if self.clock() >= self.ends:
+            raise _OutOfTime(step)
+        return report
+
+
+def _out_of_time(problem: Problem, seconds: float | None, step: str, checked: int) -> str:
+    unchecked = len(problem.wrong) - checked
+    left = f"; {unchecked} of {len(problem.wrong)} wrong solutions not checked" if unchecked else ""
+    return (f"{problem.slug}: validation took over {seconds:g} s (the cap on a version's whole "
+            f"validation); stopped at {step}{left}")
+
+
 def check_problem(
-    problem: Problem, sandbox: Sandbox, progress: Callable[[str], None] = lambda _: None
+    problem: Problem, sandbox: Sandbox, progress: Callable[[str], None] = lambda _: None,
+    budget_seconds: float | None = None, clock: Callable[[], float] = time.monotonic,
 ) -> ValidationReport:
-    """Grade the reference twice and every wrong solution once; the full report."""
+    """Grade the reference twice and every wrong solution once; the full report. With
+    ``budget_seconds``, all of it within that wall clock: a run still going when it runs out is
+    ended there, and the report's one failure for it says the validation took too long."""
+    budget = _Budget(budget_seconds, clock)
     failures: list[str] = []
+    checks: list[WrongCheck] = []
     progress(f"{problem.slug}: reference")
-    first = grade(problem, problem.reference, sandbox)
-    if first.verdict is not Verdict.ACCEPTED:
-        failures.append(_reference_failure(problem, first))
-    second = grade(problem, problem.reference, sandbox)
-    deterministic = _fingerprint(first) == _fingerprint(second)
-    if not deterministic:
-        failures.append(f"{problem.slug}: two runs of the reference gave different results")
-    checks = []
-    for wrong in problem.wrong:
-        progress(f"{problem.slug}: wrong/{wrong.name}.py")
-        check = WrongCheck(f"wrong/{wrong.name}.py", wrong.verdict,
-                           grade(problem, wrong.code, sandbox).verdict)
-        if not check.ok:
-            failures.append(f"{problem.slug}: {check.file} got {check.got.value}, "
-                            f"declared {check.declared.value}")
-        checks.append(check)
+    first: Report | None = None
+    deterministic = False
+    try:
+        first = budget.grade(problem, problem.reference, sandbox, "the reference's first run")
+        if first.verdict is not Verdict.ACCEPTED:
+            failures.append(_reference_failure(problem, first))
+        second = budget.grade(problem, problem.reference, sandbox, "the reference's second run")
+        deterministic = _fingerprint(first) == _fingerprint(second)
+        if not deterministic:
+            failures.append(f"{problem.slug}: two runs of the reference gave different results")
+        for wrong in problem.wrong:
+            progress(f"{problem.slug}: wrong/{wrong.name}.py")
+            file = f"wrong/{wrong.name}.py"
+            check = WrongCheck(file, wrong.verdict, budget.grade(problem, wrong.code, sandbox, file).verdict)
+            if not check.ok:
+                failures.append(f"{problem.slug}: {check.file} got {check.got.value}, "
+                                f"declared {check.declared.value}")
+            checks.append(check)
+    except _OutOfTime as out:
+        failures.append(_out_of_time(problem, budget_seconds, out.step, len(checks)))
     return ValidationReport(
-        reference_verdict=first.verdict, reference_score=first.score,
-        reference_passed=first.passed, reference_total=len(first.tests),
+        # A reference cut short by the budget did not finish in time: that is its verdict here.
+        reference_verdict=first.verdict if first else Verdict.TIME_LIMIT_EXCEEDED,
+        reference_score=first.score if first else 0.0,
+        reference_passed=first.passed if first else 0,
+        reference_total=len(first.tests) if first else len(problem.tests()),
         deterministic=deterministic, wrong=tuple(checks),
         public_tests=len(problem.public_tests), hidden_tests=len(problem.hidden_tests),
         failures=tuple(failures))

@@ -71,7 +71,8 @@ def add_draft(session: Session, row: ProblemRow, files: dict[str, str]) -> Probl
     """Store files as a draft version of row (unless that exact version exists) and queue its
     validation. A folder that does not load is refused (ProblemError) and nothing is stored."""
     try:
-        version, created = add_version(session, row, files)
+        version, created = add_version(session, row, files,
+                                       max_wrong=get_settings().max_wrong_solutions)
     except ProblemError:
         session.rollback()  # a problem row claimed for this upload goes too
         raise

@@ -81,9 +81,15 @@ def load_version(version: ProblemVersion) -> Problem:
 
 def add_version(session: Session, row: ProblemRow, files: dict[str, str],
                 status: VersionStatus = VersionStatus.DRAFT,
-                validation: dict[str, Any] | None = None) -> tuple[ProblemVersion, bool]:
-    """Store files as a version of row (after loading them); (version, created)."""
+                validation: dict[str, Any] | None = None,
+                max_wrong: int | None = None) -> tuple[ProblemVersion, bool]:
+    """Store files as a version of row (after loading them); (version, created). More than
+    ``max_wrong`` wrong solutions is a ProblemError: validation runs each one in the sandbox."""
     problem = problem_from_files(files, row.slug)
+    if max_wrong is not None and len(problem.wrong) > max_wrong:
+        raise ProblemError(f"wrong/: {len(problem.wrong)} wrong solutions; an upload may have at "
+                           f"most {max_wrong} (each is run in the sandbox when the version is "
+                           "validated)")
     existing = session.scalar(select(ProblemVersion).where(
         ProblemVersion.problem_id == row.id, ProblemVersion.version == problem.version))
     if existing is not None:

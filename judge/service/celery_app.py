@@ -5,9 +5,11 @@ is installed; it does not survive many concurrent writers.
 
 Queues, consumed in this order: ``recovery`` (the beat's re-queueing: milliseconds, and it must
 never wait behind a judging backlog), ``run`` (public tests, a learner waiting at the keyboard),
-``submit``, and ``background`` (rejudges and validations). The database is the source of truth;
-a message is only a hint that a row wants work, so a lost message costs a delay, never a
-submission.
+``submit``, and ``background`` (rejudges). Validations of authors' drafts go to ``validation``,
+which only the validation worker consumes (``judge validation-worker``): an upload whose
+solutions sleep for minutes then holds one of its slots, never one that judges learners. The
+database is the source of truth; a message is only a hint that a row wants work, so a lost message
+costs a delay, never a submission.
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ VALIDATE_TASK = "judge.validate_version"
 RECOVER_TASK = "judge.recover_stale"
 
 RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE, RECOVERY_QUEUE = "run", "submit", "background", "recovery"
-# Consumed first to last. Recovery's task takes milliseconds and must never wait behind a judging
-# backlog, so it comes first; then a learner waiting at the keyboard, then submissions, then rejudges.
+VALIDATION_QUEUE = "validation"
+# The sandbox worker's, consumed first to last. Recovery's task takes milliseconds and must never
+# wait behind a judging backlog, so it comes first; then a learner waiting at the keyboard, then
+# submissions, then rejudges. Never the validation queue: that is the validation worker's alone.
 QUEUES = (RECOVERY_QUEUE, RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE)
+ALL_QUEUES = (*QUEUES, VALIDATION_QUEUE)
 
 
 def transport_options(settings: Settings) -> dict[str, object]:
@@ -60,7 +65,7 @@ def make_celery(settings: Settings) -> Celery:
         task_ignore_result=True,
         task_default_queue=SUBMIT_QUEUE,
         task_routes={RECOVER_TASK: {"queue": RECOVERY_QUEUE},
-                     VALIDATE_TASK: {"queue": BACKGROUND_QUEUE}},
+                     VALIDATE_TASK: {"queue": VALIDATION_QUEUE}},
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
         beat_schedule={
@@ -93,4 +98,5 @@ def enqueue_submission(submission_id: int, countdown: float = 0, queue: str = SU
 
 
 def enqueue_validation(version_id: int, countdown: float = 0) -> None:
-    celery.send_task(VALIDATE_TASK, args=[version_id], countdown=countdown or None)
+    celery.send_task(VALIDATE_TASK, args=[version_id], countdown=countdown or None,
+                     queue=VALIDATION_QUEUE)

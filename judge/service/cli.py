@@ -21,7 +21,7 @@ from judge.cli import app
 from judge.errors import DomainError
 from judge.service.accounts import set_password
 from judge.service.bootstrap import first_admin_token, prepare_database
-from judge.service.celery_app import QUEUES, use_broker
+from judge.service.celery_app import QUEUES, VALIDATION_QUEUE, use_broker
 from judge.service.db.models import Role
 from judge.service.db.session import session_scope
 from judge.service.private_redis import PrivateRedis, redis_binary
@@ -42,6 +42,15 @@ def worker_command(concurrency: int) -> list[str]:
     # idempotent, so several workers each running a beat do no harm.
     return [sys.executable, "-m", "celery", "-A", "judge.service.celery_app", "worker", "-B",
             "-Q", ",".join(QUEUES), "--concurrency", str(concurrency), "--loglevel", "INFO"]
+
+
+def validation_worker_command(concurrency: int) -> list[str]:
+    # Only the validation queue, so that authoring never holds a slot that judges learners (the
+    # judging worker's -Q leaves it out). No beat: the judging worker runs recovery. A node name
+    # of its own, so that both kinds of worker can share a host.
+    return [sys.executable, "-m", "celery", "-A", "judge.service.celery_app", "worker",
+            "-Q", VALIDATION_QUEUE, "-n", "validation@%h", "--concurrency", str(concurrency),
+            "--loglevel", "INFO"]
 
 
 def _password_from_stdin() -> str:
@@ -105,6 +114,18 @@ def worker(concurrency: Annotated[int, typer.Option(help="parallel submissions")
     os.execv(sys.executable, worker_command(concurrency))
 
 
+def validation_worker(concurrency: Annotated[int | None, typer.Option(
+        help="parallel validations (default JUDGE_VALIDATION_CONCURRENCY)")] = None) -> None:
+    """Run a Celery worker that validates authors' drafts in the Docker sandbox, apart from the
+    worker that judges learners."""
+    from judge.cli import open_sandbox
+
+    prepare_database()
+    open_sandbox()
+    os.execv(sys.executable, validation_worker_command(
+        concurrency or get_settings().validation_concurrency))
+
+
 class _Stop(Exception):
     """SIGINT or SIGTERM asked `judge serve` to stop."""
 
@@ -145,8 +166,8 @@ def serve(
     concurrency: Annotated[int, typer.Option(help="parallel submissions")] = 2,
 ) -> None:
     """Start the whole service on one machine: database, problems, sandbox, a broker, a worker
-    and the API. The broker and the worker are started again if they die; SIGINT or SIGTERM
-    stops everything."""
+    that judges, a worker that validates drafts, and the API. The broker and the workers are
+    started again if they die; SIGINT or SIGTERM stops everything."""
     import uvicorn
 
     from judge.cli import open_sandbox
@@ -168,6 +189,10 @@ def serve(
         worker = Supervised("worker", worker_command(concurrency), say)
         stops.append(lambda: worker.stop(WORKER_STOP_SECONDS, hurry))
         worker.start()
+        validator = Supervised("validation worker",
+                               validation_worker_command(settings.validation_concurrency), say)
+        stops.append(lambda: validator.stop(WORKER_STOP_SECONDS, hurry))
+        validator.start()
         url = f"http://{host}:{port}"
         out.print(f"[bold green]Judge running[/] at {url}  (API docs: {url}/docs)")
         out.print(f"database: {settings.resolved_database_url()}   broker: {broker}", highlight=False,
@@ -190,6 +215,7 @@ def serve(
 app.add_typer(users_app, name="users")
 app.command()(serve)
 app.command()(worker)
+app.command("validation-worker")(validation_worker)
 
 if __name__ == "__main__":
     app()

@@ -144,20 +144,40 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
 
 def validate_version(session: Session, version_id: int, make_sandbox: SandboxFactory) -> JobResult:
     """Prove a draft version in the sandbox and store the report (see judge.validation) on it;
-    ``failures`` stays in the report, empty when the version may be published."""
+    ``failures`` stays in the report, empty when the version may be published. The whole of it
+    runs within ``JUDGE_MAX_VALIDATION_SECONDS`` of wall clock."""
     version = session.get(ProblemVersion, version_id)
     if version is None or version.status != VersionStatus.DRAFT:
         return JobResult.SKIPPED
     try:
-        report: dict[str, Any] = check_problem(load_version(version), make_sandbox()).as_json()
+        report: dict[str, Any] = check_problem(
+            load_version(version), make_sandbox(),
+            budget_seconds=get_settings().max_validation_seconds).as_json()
     except ProblemError as exc:
         report = {"failures": [str(exc)]}
     except SandboxUnavailable:
         metrics.sandbox_failure("no_engine")
         return JobResult.WAIT
+    _store_validation(session, version, report)
+    return JobResult.DONE
+
+
+def _store_validation(session: Session, version: ProblemVersion, report: dict[str, Any]) -> None:
     version.status = VersionStatus.INVALID if report["failures"] else VersionStatus.VALID
     version.validation = {**report, "validated_at": utcnow().isoformat()}
     session.commit()
+
+
+def validation_overran(session: Session, version_id: int, seconds: float) -> JobResult:
+    """A validation the task's own time limit stopped (its sandbox hung past the budget's cut):
+    the version is invalid with that reason, rather than a draft forever."""
+    session.rollback()
+    version = session.get(ProblemVersion, version_id)
+    if version is None or version.status != VersionStatus.DRAFT:
+        return JobResult.SKIPPED
+    _store_validation(session, version, {"failures": [
+        f"validation took over {seconds:g} s (the cap on a version's whole validation); "
+        "it was stopped"]})
     return JobResult.DONE
 
 

@@ -166,13 +166,13 @@ def broker_queue_depths() -> dict[str, int]:
     file-system broker it counts the queue's message files. Messages a worker already holds
     (reserved, or waiting out a countdown) are not in the queue and not counted.
     """
-    from judge.service.celery_app import QUEUES, celery
+    from judge.service.celery_app import ALL_QUEUES, celery
 
     with celery.connection_for_read() as connection:
         # One try, no pause: a scrape that finds the broker down falls back at once.
         connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=3)
         channel = connection.default_channel
-        return {queue: int(channel._size(queue)) for queue in QUEUES}
+        return {queue: int(channel._size(queue)) for queue in ALL_QUEUES}
 
 
 def database_queue_depths() -> dict[str, int]:

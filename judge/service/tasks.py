@@ -11,18 +11,30 @@ import os
 from functools import lru_cache
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_init, worker_process_shutdown, worker_shutdown
 from sqlalchemy.exc import DBAPIError
 
 from judge.sandboxes import docker_sandbox
 from judge.service import heartbeats, jobs, metrics
-from judge.service.celery_app import GRADE_TASK, RECOVER_TASK, VALIDATE_TASK, celery, enqueue_submission
+from judge.service.celery_app import (
+    GRADE_TASK,
+    QUEUES,
+    RECOVER_TASK,
+    VALIDATE_TASK,
+    celery,
+    enqueue_submission,
+    enqueue_validation,
+)
 from judge.service.db.session import new_session
 from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 from sandbox.interface import Sandbox
 
 MAX_BACKOFF = 60.0
+# Past the validation's own budget (judge.validation cuts each run to the time left): only a
+# sandbox that hangs beyond its wall clock meets this, and the version then says so.
+VALIDATION_OVERRUN = 60.0
 _ = heartbeats  # imported for its signal handlers: every worker writes its heartbeat
 
 
@@ -76,11 +88,22 @@ def grade_submission(task: Any, submission_id: int) -> str:
     return outcome.value
 
 
-@celery.task(name=VALIDATE_TASK, bind=True, soft_time_limit=1800, time_limit=1900, max_retries=None)
+_BUDGET = get_settings().max_validation_seconds
+
+
+@celery.task(name=VALIDATE_TASK, bind=True, soft_time_limit=_BUDGET + VALIDATION_OVERRUN,
+             time_limit=_BUDGET + 2 * VALIDATION_OVERRUN, max_retries=None)
 def validate_version(task: Any, version_id: int) -> str:
+    queue = task.request.delivery_info.get("routing_key") if task.request.delivery_info else None
+    if queue in QUEUES:  # a message left on a judging queue (sent by an older version): never here
+        enqueue_validation(version_id)
+        return "moved to the validation queue"
     try:
         with new_session() as session:
-            outcome = jobs.validate_version(session, version_id, worker_sandbox)
+            try:
+                outcome = jobs.validate_version(session, version_id, worker_sandbox)
+            except SoftTimeLimitExceeded:
+                outcome = jobs.validation_overran(session, version_id, _BUDGET)
     except DBAPIError as exc:
         raise task.retry(exc=exc, countdown=backoff(task.request.retries)) from exc
     if outcome is jobs.JobResult.WAIT:

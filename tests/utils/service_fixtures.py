@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.cli import worker_command
+from judge.service.cli import validation_worker_command, worker_command
 from judge.service.db.models import Role
 from judge.service.db.session import session_scope
 from judge.service.users import create_user
@@ -29,24 +29,42 @@ from sandbox.docker_runner import DockerSandbox
 from tests.conftest import FIXTURES
 
 
-@pytest.fixture(scope="session")
-def worker(docker_sandbox: DockerSandbox) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker (with its recovery beat) on the test database and broker."""
-    log = Path(get_settings().data_dir) / "worker.log"
+def _started(command: list[str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as sink:
-        process = subprocess.Popen(worker_command(2), stdout=sink, stderr=subprocess.STDOUT,
-                                   env=os.environ.copy())
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=os.environ.copy())
     deadline = time.monotonic() + 60
     while b"ready." not in log.read_bytes():
         assert process.poll() is None, log.read_text()
         assert time.monotonic() < deadline, "the worker did not start:\n" + log.read_text()
         time.sleep(0.2)
-    yield process
+    return process
+
+
+def _stopped(process: subprocess.Popen[bytes]) -> None:
     process.terminate()
     try:
         process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+WORKER_LOG, VALIDATION_WORKER_LOG = "worker.log", "validation-worker.log"  # in the data folder
+
+
+@pytest.fixture(scope="session")
+def worker(docker_sandbox: DockerSandbox) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker (with its recovery beat) on the test database and broker, and beside
+    it the validation worker that proves uploaded drafts (the only one that consumes them)."""
+    data = Path(get_settings().data_dir)
+    process = _started(worker_command(2), data / WORKER_LOG)
+    try:
+        validator = _started(validation_worker_command(1), data / VALIDATION_WORKER_LOG)
+    except BaseException:
+        _stopped(process)
+        raise
+    yield process
+    _stopped(validator)
+    _stopped(process)
 
 
 @pytest.fixture(scope="session")
@@ -156,11 +174,13 @@ class Serve:
     def log(self) -> str:
         return (self.data / "serve.log").read_text(errors="replace")
 
-    def worker_pid(self) -> int | None:
-        """The Celery worker's main process (a direct child of `judge serve`)."""
+    def worker_pid(self, validation: bool = False) -> int | None:
+        """The main process of the Celery worker that judges, or with ``validation`` of the one
+        that validates drafts (direct children of `judge serve`)."""
         children = {pid: cmd for pid, cmd in process_tree(self.process.pid).items()
                     if _parent(pid) == self.process.pid}
-        return next((pid for pid, cmd in children.items() if "celery" in cmd), None)
+        return next((pid for pid, cmd in children.items()
+                     if "celery" in cmd and ("validation@" in cmd) == validation), None)
 
     def wait_ready(self, timeout: float = 90) -> float:
         """Seconds until /readyz says ready (a worker's heartbeat included)."""
