@@ -22,6 +22,7 @@ from api.schemas.accounts import (
     UserOut,
     UserPage,
 )
+from api.schemas.bounds import Id, Offset
 from judge.errors import Unauthorized
 from judge.service import accounts, users, web_sessions
 from judge.service.db.models import User, WebSession
@@ -131,7 +132,7 @@ def create_token(body: TokenCreate, session: SessionDep, user: CurrentUser) -> T
 
 @router.delete("/me/tokens/{token_id}", status_code=204, responses={
     **UNAUTHORIZED, 404: {"description": "no such token of yours"}})
-def revoke_token(token_id: int, session: SessionDep, user: CurrentUser) -> Response:
+def revoke_token(token_id: Id, session: SessionDep, user: CurrentUser) -> Response:
     """Revoke one of your tokens: it stops working at once."""
     users.revoke_token(session, user, token_id)
     session.commit()
@@ -145,7 +146,7 @@ def _user_out(user: User) -> UserOut:
 
 @router.get("/users", response_model=UserPage, responses=ADMIN_ONLY)
 def list_users(session: SessionDep, _: Admin, limit: Annotated[int, Query(ge=1, le=500)] = 100,
-               offset: Annotated[int, Query(ge=0)] = 0) -> UserPage:
+               offset: Annotated[Offset, Query()] = 0) -> UserPage:
     """Every user, oldest first (admins only)."""
     found, total = users.list_users(session, limit, offset)
     return UserPage(items=[_user_out(user) for user in found], total=total)
@@ -162,7 +163,7 @@ def create_user(body: UserCreate, session: SessionDep, _: Admin) -> UserOut:
 
 @router.patch("/users/{user_id}", response_model=UserOut, responses={
     **ADMIN_ONLY, 404: {"description": "no such user"}, 409: {"description": "the last admin"}})
-def change_role(user_id: int, body: RoleChange, session: SessionDep, _: Admin,
+def change_role(user_id: Id, body: RoleChange, session: SessionDep, _: Admin,
                 caller: CurrentCaller) -> UserOut:
     """Change a user's role (admins only); their sessions end. The last admin cannot be demoted."""
     user = users.change_role(session, user_id, body.role, keep_session=caller.web_session_id)

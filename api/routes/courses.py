@@ -1,7 +1,8 @@
 """Courses, their join links, assignments, the learner's view of them and gradebooks.
 
-Each route parses, calls the service (``judge.service.courses``, ``assignments``, ``gradebook``;
-they authorize through ``judge.service.access``) and shapes the answer here.
+Each route parses, calls the service (``judge.service.courses``, ``course_invitations``,
+``assignments``, ``gradebook``; they authorize through ``judge.service.access``) and shapes the
+answer here. A user's own invitations are ``api.routes.invitations``'.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from api.deps import CurrentUser, SessionDep
+from api.schemas.bounds import Id
 from api.schemas.courses import (
     AssignmentBrief,
     AssignmentIn,
@@ -23,11 +25,12 @@ from api.schemas.courses import (
     CourseRef,
     GradebookOut,
     GradebookRow,
+    InvitationOut,
     JoinRequest,
     MemberIn,
     MemberOut,
 )
-from judge.service import assignments, courses, gradebook
+from judge.service import assignments, course_invitations, courses, gradebook
 from judge.service.access import course_role
 from judge.service.assignments import AssignmentInput, due_state
 from judge.service.catalog import load_version
@@ -46,7 +49,8 @@ def _brief(assignment: Assignment) -> AssignmentBrief:
 
 
 def _course_out(course: Course, viewer: User) -> CourseOut:
-    """Members and the join code only for the course's instructors (and admins)."""
+    """Members, pending invitations and the join code only for the course's instructors (and
+    admins)."""
     role = course_role(viewer, course)
     teaching = role is CourseRole.INSTRUCTOR or viewer.role == Role.ADMIN
     teachers_view: dict[str, Any] = {}
@@ -55,6 +59,11 @@ def _course_out(course: Course, viewer: User) -> CourseOut:
             "members": [MemberOut(user=m.user.name, user_id=m.user_id, role=CourseRole(m.role),
                                   joined_at=m.joined_at)
                         for m in courses.members(course)],
+            "invitations": [InvitationOut(id=i.id, user=i.user.name, user_id=i.user_id,
+                                          role=CourseRole(i.role),
+                                          invited_by=i.inviter.name if i.inviter else None,
+                                          created_at=i.created_at)
+                            for i in course.invitations],
             "join_code": course.join_code, "join_url": courses.join_path(course)}
     return CourseOut(id=course.id, title=course.title, role=role, created_at=course.created_at,
                      assignments=[_brief(a) for a in course.assignments], **teachers_view)
@@ -108,35 +117,43 @@ def join(body: JoinRequest, session: SessionDep, user: CurrentUser) -> CourseOut
 
 
 @router.get("/courses/{course_id}", response_model=CourseOut)
-def read_course(course_id: int, session: SessionDep, user: CurrentUser) -> CourseOut:
+def read_course(course_id: Id, session: SessionDep, user: CurrentUser) -> CourseOut:
     """A course with its assignments; for its instructors also its members and join link."""
     return _course_out(courses.find_course(session, user, course_id), user)
 
 
 @router.post("/courses/{course_id}/join-code", response_model=CourseOut)
-def rotate_join_code(course_id: int, session: SessionDep, user: CurrentUser) -> CourseOut:
+def rotate_join_code(course_id: Id, session: SessionDep, user: CurrentUser) -> CourseOut:
     """Replace the course's join code (its instructors): the old link stops working."""
     return _course_out(courses.rotate_join_code(session, user, course_id), user)
 
 
 @router.post("/courses/{course_id}/members", response_model=CourseOut, responses={
-    409: {"description": "demoting the course's last instructor (code last_instructor)"}})
-def add_member(course_id: int, body: MemberIn, session: SessionDep, user: CurrentUser) -> CourseOut:
-    """Add a user to a course you teach by their name, as instructor or learner (or change the
-    role of a member)."""
-    return _course_out(courses.add_member(session, user, course_id, body.name, body.role), user)
+    409: {"description": "demoting the course's last instructor (code last_instructor), or the "
+                         "course holds the most pending invitations it may (too_many_invitations)"}})
+def add_member(course_id: Id, body: MemberIn, session: SessionDep, user: CurrentUser) -> CourseOut:
+    """Invite a user to a course you teach by their name, as instructor or learner: they become a
+    member when they accept (a member already takes the new role at once)."""
+    return _course_out(course_invitations.invite(session, user, course_id, body.name, body.role), user)
+
+
+@router.delete("/courses/{course_id}/invitations/{invitation_id}", status_code=204)
+def withdraw_invitation(course_id: Id, invitation_id: Id, session: SessionDep, user: CurrentUser) -> Response:
+    """Take back an invitation to a course you teach that is not answered yet."""
+    course_invitations.withdraw(session, user, course_id, invitation_id)
+    return Response(status_code=204)
 
 
 @router.delete("/courses/{course_id}/members/{user_id}", status_code=204, responses={
     409: {"description": "the course's last instructor (code last_instructor)"}})
-def remove_member(course_id: int, user_id: int, session: SessionDep, user: CurrentUser) -> Response:
+def remove_member(course_id: Id, user_id: Id, session: SessionDep, user: CurrentUser) -> Response:
     """Remove a member from a course you teach (their submissions stay); never its last instructor."""
     courses.remove_member(session, user, course_id, user_id)
     return Response(status_code=204)
 
 
 @router.post("/courses/{course_id}/assignments", status_code=201, response_model=AssignmentOut)
-def create_assignment(course_id: int, body: AssignmentIn, session: SessionDep,
+def create_assignment(course_id: Id, body: AssignmentIn, session: SessionDep,
                       user: CurrentUser) -> AssignmentOut:
     """Create an assignment in a course you teach."""
     assignment = assignments.create_assignment(session, user, course_id, _input(body))
@@ -152,7 +169,7 @@ def my_assignments(session: SessionDep, user: CurrentUser) -> list[AssignmentOut
 
 
 @router.get("/assignments/{assignment_id}", response_model=AssignmentOut)
-def read_assignment(assignment_id: int, session: SessionDep, user: CurrentUser) -> AssignmentOut:
+def read_assignment(assignment_id: Id, session: SessionDep, user: CurrentUser) -> AssignmentOut:
     """An assignment with its problems; for a learner of the course, their own progress on each."""
     assignment = assignments.find_assignment(session, user, assignment_id)
     role = course_role(user, assignment.course)
@@ -162,7 +179,7 @@ def read_assignment(assignment_id: int, session: SessionDep, user: CurrentUser) 
 
 
 @router.put("/assignments/{assignment_id}", response_model=AssignmentOut)
-def update_assignment(assignment_id: int, body: AssignmentIn, session: SessionDep,
+def update_assignment(assignment_id: Id, body: AssignmentIn, session: SessionDep,
                       user: CurrentUser) -> AssignmentOut:
     """Replace an assignment's title, times, late policy and problems."""
     assignment = assignments.update_assignment(session, user, assignment_id, _input(body))
@@ -170,14 +187,14 @@ def update_assignment(assignment_id: int, body: AssignmentIn, session: SessionDe
 
 
 @router.delete("/assignments/{assignment_id}", status_code=204)
-def delete_assignment(assignment_id: int, session: SessionDep, user: CurrentUser) -> Response:
+def delete_assignment(assignment_id: Id, session: SessionDep, user: CurrentUser) -> Response:
     """Delete an assignment (its submissions stay, counted for none)."""
     assignments.delete_assignment(session, user, assignment_id)
     return Response(status_code=204)
 
 
 @router.get("/assignments/{assignment_id}/gradebook", response_model=GradebookOut)
-def read_gradebook(assignment_id: int, session: SessionDep, user: CurrentUser) -> GradebookOut:
+def read_gradebook(assignment_id: Id, session: SessionDep, user: CurrentUser) -> GradebookOut:
     """Learners x problems: best score, accepted, attempts, first accepted, late (instructors)."""
     book = gradebook.gradebook(session, user, assignment_id)
     return GradebookOut(assignment=_brief(book.assignment), problems=book.problems, rows=[
@@ -187,7 +204,7 @@ def read_gradebook(assignment_id: int, session: SessionDep, user: CurrentUser) -
 
 @router.get("/assignments/{assignment_id}/gradebook.csv", response_class=Response, responses={
     200: {"content": {"text/csv": {}}, "description": "one row per learner x problem, with a header"}})
-def gradebook_csv(assignment_id: int, session: SessionDep, user: CurrentUser) -> Response:
+def gradebook_csv(assignment_id: Id, session: SessionDep, user: CurrentUser) -> Response:
     """The gradebook as CSV (RFC 4180): learner, problem, best_score, accepted, attempts,
     first_accepted_at, late."""
     book = gradebook.gradebook(session, user, assignment_id)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from api.charts import bar_chart
 from api.deps import Instructor, SessionDep
+from api.schemas.bounds import Id
 from api.schemas.insight import (
     AcceptanceOut,
     CategoryCount,
@@ -43,7 +44,7 @@ SVG_HEADERS = {
 COURSE = Query(None, description="restrict to the learners of this course")
 
 
-def _insight(session: Session, user: User, slug: str, course: int | None) -> tuple[str, insight.Scope,
+def _insight(session: Session, user: User, slug: str, course: Id | None) -> tuple[str, insight.Scope,
                                                                                    insight.Insight]:
     row = find_problem(session, slug)
     scope = insight.insight_scope(session, user, row, course)
@@ -58,7 +59,7 @@ def _failing_label(test: insight.FailingTest) -> str:
 
 @router.get("/problems/{slug}/insight", response_model=InsightOut)
 def problem_insight(slug: str, session: SessionDep, user: Instructor,
-                    course: int | None = COURSE) -> InsightOut:
+                    course: Id | None = COURSE) -> InsightOut:
     """Acceptance with its Wilson interval, scores, the tests that fail most, verdicts and
     failure categories, over judged submissions (mode submit)."""
     _, scope, found = _insight(session, user, slug, course)
@@ -84,7 +85,7 @@ SVG_DOC: dict[int | str, dict[str, object]] = {
 
 
 @router.get("/problems/{slug}/insight/scores.svg", response_class=Response, responses=SVG_DOC)
-def scores_chart(slug: str, session: SessionDep, user: Instructor, course: int | None = COURSE) -> Response:
+def scores_chart(slug: str, session: SessionDep, user: Instructor, course: Id | None = COURSE) -> Response:
     """The histogram of scores as an SVG chart."""
     _, _, found = _insight(session, user, slug, course)
     labels = [f"{low:.0%} to {high:.0%}" for low, high in found.bins]
@@ -92,7 +93,7 @@ def scores_chart(slug: str, session: SessionDep, user: Instructor, course: int |
 
 
 @router.get("/problems/{slug}/insight/failing.svg", response_class=Response, responses=SVG_DOC)
-def failing_chart(slug: str, session: SessionDep, user: Instructor, course: int | None = COURSE) -> Response:
+def failing_chart(slug: str, session: SessionDep, user: Instructor, course: Id | None = COURSE) -> Response:
     """The tests that fail most often as an SVG chart."""
     _, _, found = _insight(session, user, slug, course)
     shown = found.failing_tests[:FAILING_BARS]
@@ -105,7 +106,7 @@ def _matches(matches: tuple[Match, ...]) -> list[MatchOut]:
 
 
 @router.get("/problems/{slug}/similarity", response_model=SimilarityOut)
-def similar_solutions(slug: str, session: SessionDep, user: Instructor, course: int | None = COURSE,
+def similar_solutions(slug: str, session: SessionDep, user: Instructor, course: Id | None = COURSE,
                       threshold: float = Query(similarity.DEFAULT_THRESHOLD, ge=0.0, le=1.0, description=(
                           "the least similarity a pair needs to be listed, 0..1"))) -> SimilarityOut:
     """Pairs of learners whose latest accepted solutions look alike (winnowing over normalized
@@ -127,7 +128,7 @@ def _code(submission: Submission) -> CodeOut:
 
 
 @router.get("/similarity/{a}/{b}", response_model=SideBySideOut)
-def side_by_side(a: int, b: int, session: SessionDep, user: Instructor) -> SideBySideOut:
+def side_by_side(a: Id, b: Id, session: SessionDep, user: Instructor) -> SideBySideOut:
     """Two submissions of one problem side by side, with the line ranges that match."""
     pair = similarity.side_by_side(session, user, a, b)
     return SideBySideOut(a=_code(pair.a), b=_code(pair.b), similarity=round(pair.comparison.similarity, 4),

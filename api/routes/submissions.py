@@ -19,6 +19,7 @@ from fastapi.responses import StreamingResponse
 from api.deps import CurrentUser, SessionDep
 from api.presenters import submission_detail, submission_summary
 from api.schemas import Page, SubmissionCreate, SubmissionOut
+from api.schemas.bounds import Id, Offset
 from api.waits import wait_quota, watcher
 from judge.service import submissions
 from judge.service.db.models import SubmissionStatus, User
@@ -92,7 +93,7 @@ def _done(change: Change) -> bool:
 
 @router.get("/{submission_id}", response_model=SubmissionOut)
 async def read(
-    submission_id: int,
+    submission_id: Id,
     user: CurrentUser,
     wait: Annotated[float, Query(ge=0, description="hold up to this many seconds (capped) for "
                                                    "what `until` names")] = 0,
@@ -177,7 +178,7 @@ async def _changes(user: User, submission_id: int) -> AsyncIterator[bytes]:
                    "every change after it; the last one, once done, is the whole submission as GET "
                    "returns it. A comment line every few seconds keeps the connection alive; the "
                    "stream ends after done, or after JUDGE_MAX_STREAM_SECONDS."}})
-async def events(submission_id: int, user: CurrentUser) -> StreamingResponse:
+async def events(submission_id: Id, user: CurrentUser) -> StreamingResponse:
     """Server-sent events: the submission's status now and at every change until it is done.
 
     Holds no database connection and no thread while nothing changes (see ``api.waits``)."""
@@ -197,7 +198,7 @@ def list_submissions(
     user: CurrentUser,
     problem: Annotated[str | None, Query(description="only this problem's submissions")] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[Offset, Query()] = 0,
 ) -> Page:
     """Your submissions, newest first; instructors also see those to the problems they own."""
     rows, total = submissions.list_submissions(session, user, problem, limit, offset)

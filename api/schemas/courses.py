@@ -2,7 +2,8 @@
 
 Times come in as ISO 8601 with an offset (``2026-03-01T09:00:00+01:00``, or ``Z``); a time
 without one is refused, since it would mean a different instant on each client. They are
-stored as naive UTC and answered in UTC with a ``Z``.
+stored as naive UTC (between 1970-01-01 and 9999-01-01: ``api/schemas/bounds.py``) and answered in
+UTC with a ``Z``.
 """
 
 from __future__ import annotations
@@ -10,22 +11,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, Field, PlainSerializer
+from pydantic import BaseModel, Field, PlainSerializer
 
+from api.schemas.bounds import TimeIn
 from judge.service.assignments import DueState
 from judge.service.db.models import CourseRole, LatePolicy
 
 
-def _naive_utc(moment: datetime) -> datetime:
-    return moment.astimezone(UTC).replace(tzinfo=None)
-
-
 def _zulu(moment: datetime) -> str:
     """A stored (naive UTC) time as ISO 8601 with a Z."""
-    return (_naive_utc(moment) if moment.tzinfo else moment).isoformat() + "Z"
+    return (moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment).isoformat() + "Z"
 
 
-TimeIn = Annotated[AwareDatetime, AfterValidator(_naive_utc)]
 UtcTime = Annotated[datetime, PlainSerializer(_zulu, return_type=str)]
 
 
@@ -41,7 +38,7 @@ class MemberIn(BaseModel):
     name: str = Field(min_length=1, max_length=100, description="the user's name")
     role: CourseRole = Field(description=(
         "instructor (the user must be an instructor or an admin) or learner; someone already in "
-        "the course takes the new role"))
+        "the course takes the new role, anyone else is invited and joins by accepting"))
 
 
 class CourseListItem(BaseModel):
@@ -56,6 +53,17 @@ class MemberOut(BaseModel):
     user_id: int = Field(description="for DELETE /courses/{id}/members/{user_id}")
     role: CourseRole
     joined_at: UtcTime
+
+
+class InvitationOut(BaseModel):
+    """A pending invitation, as the course's instructors see it."""
+
+    id: int = Field(description="for DELETE /courses/{id}/invitations/{invitation_id}")
+    user: str
+    user_id: int
+    role: CourseRole
+    invited_by: str | None = Field(description="the instructor who invited (null: since deleted)")
+    created_at: UtcTime
 
 
 class AssignmentBrief(BaseModel):
@@ -75,6 +83,8 @@ class CourseOut(BaseModel):
     created_at: UtcTime
     assignments: list[AssignmentBrief]
     members: list[MemberOut] | None = Field(None, description="for the course's instructors and admins")
+    invitations: list[InvitationOut] | None = Field(None, description=(
+        "invitations not answered yet, oldest first: for the course's instructors and admins"))
     join_code: str | None = Field(None, description="for the course's instructors and admins")
     join_url: str | None = Field(None, description="the join link's path (/join/<code>)")
 
@@ -136,3 +146,13 @@ class GradebookOut(BaseModel):
     assignment: AssignmentBrief
     problems: list[str]
     rows: list[GradebookRow]
+
+
+class MyInvitationOut(BaseModel):
+    """An invitation waiting for your answer."""
+
+    id: int = Field(description="for POST /me/invitations/{invitation_id}/accept or /decline")
+    course: CourseRef
+    role: CourseRole = Field(description="your place in the course once you accept")
+    invited_by: str | None = Field(description="the instructor who invited you (null: since deleted)")
+    created_at: UtcTime

@@ -117,8 +117,10 @@ def test_a_form_body_is_told_to_send_json(client: TestClient, tokens: Tokens) ->
     assert error(response)["message"].endswith("(send a JSON object with Content-Type: application/json)")
 
 
-def test_an_id_past_the_database_integer_is_not_found(client: TestClient, tokens: Tokens) -> None:
-    for submission_id in (10**20, -1, 0):
+def test_an_id_past_the_database_integer_is_refused_by_the_schema(client: TestClient, tokens: Tokens) -> None:
+    for submission_id in (10**20, 2**63, -1, 0):
         response = client.get(f"/api/v1/submissions/{submission_id}", headers=bearer(tokens.learner))
-        assert response.status_code == 404, response.text
-        assert response.json()["error"]["code"] == "not_found"
+        assert response.status_code == 422, response.text
+        assert response.json()["error"]["message"].startswith("path.submission_id:")
+    missing = client.get(f"/api/v1/submissions/{2**63 - 1}", headers=bearer(tokens.learner))
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"

@@ -124,7 +124,8 @@ def test_assignment_times_are_utc_and_checked(client: TestClient, tokens: Tokens
     deleted = client.delete(f"{API}/assignments/{made['id']}", headers=bearer(tokens.instructor))
     assert deleted.status_code == 204
     error(client.get(f"{API}/assignments/{made['id']}", headers=bearer(tokens.instructor)), 404, "not_found")
-    error(client.get(f"{API}/assignments/{2**70}", headers=bearer(tokens.admin)), 404, "not_found")
+    assert error(client.get(f"{API}/assignments/{2**70}", headers=bearer(tokens.admin)), 422,
+                 "invalid_input").startswith("path.assignment_id:")
 
 
 def test_submitting_for_an_assignment(client: TestClient, tokens: Tokens, other_problem: str) -> None:
@@ -155,7 +156,7 @@ def test_submitting_for_an_assignment(client: TestClient, tokens: Tokens, other_
     error(send(client, outsider, REFERENCE, open_one["id"]), 404, "not_found")
     error(send(client, tokens.instructor, REFERENCE, open_one["id"]), 403, "forbidden")
     error(send(client, tokens.admin, REFERENCE, open_one["id"]), 403, "forbidden")
-    error(send(client, learner, REFERENCE, 2**70), 404, "not_found")
+    assert error(send(client, learner, REFERENCE, 2**70), 422, "invalid_input").startswith("assignment:")
     wrong_problem = send(client, learner, "def ratio(hits, total):\n    return 0.0\n", open_one["id"],
                          problem=other_problem)
     assert error(wrong_problem, 422, "invalid_input").startswith("assignment:")

@@ -1,0 +1,38 @@
+"""The ranges a request's ids, offsets and times must lie in, checked by the schema.
+
+An id past the database's 64-bit integer, or a time whose UTC form leaves the calendar, used to
+reach the query or the conversion and fail there (a 500). Bounded here, every route refuses it
+with a 422 that names the field, and the OpenAPI document states the range.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from pydantic import AfterValidator, AwareDatetime, Field
+
+from judge.service.courses import MAX_ID
+
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]  # a row's id: PostgreSQL's BIGINT, SQLite's INTEGER
+Offset = Annotated[int, Field(ge=0, le=MAX_ID)]  # rows to skip: OFFSET takes a 64-bit integer
+
+# Times are stored as naive UTC. The range keeps the conversion (an offset of up to a day either
+# way) and any later arithmetic on a stored time (a day or a year added) inside datetime's years.
+EARLIEST = datetime(1970, 1, 1)
+LATEST = datetime(9999, 1, 1)
+TIME_RANGE = f"between {EARLIEST:%Y-%m-%d} and {LATEST:%Y-%m-%d} (UTC)"
+
+
+def naive_utc(moment: datetime) -> datetime:
+    """An aware time as naive UTC; a time outside TIME_RANGE is a ValueError (the field's 422)."""
+    try:
+        utc = moment.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:  # year 0 or year 10000 once the offset is applied
+        utc = None
+    if utc is None or not EARLIEST <= utc < LATEST:
+        raise ValueError(f"must be {TIME_RANGE}")
+    return utc
+
+
+TimeIn = Annotated[AwareDatetime, AfterValidator(naive_utc)]
