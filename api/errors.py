@@ -25,6 +25,7 @@ STATUS = {  # the one map from the judge's error codes to HTTP
     "no_more_hints": 409,
     "last_admin": 409,
     "last_instructor": 409,  # a course keeps one instructor
+    "too_many_invitations": 409,  # a course's pending invitations are capped
     "quota_exceeded": 429,
     "too_many_attempts": 429,  # failed sign-ins; with Retry-After
     "bad_request": 400,

@@ -29,6 +29,7 @@ from api.schemas.courses import (
     JoinRequest,
     MemberIn,
     MemberOut,
+    MyInvitationOut,
 )
 from judge.service import assignments, course_invitations, courses, gradebook
 from judge.service.access import course_role
@@ -166,6 +167,28 @@ def my_assignments(session: SessionDep, user: CurrentUser) -> list[AssignmentOut
     chosen = assignments.my_assignments(session, user)
     mine = gradebook.progress(session, user, [a for a, role in chosen if role is CourseRole.LEARNER])
     return [_assignment_out(a, role, mine.get(a.id)) for a, role in chosen]
+
+
+@router.get("/me/invitations", response_model=list[MyInvitationOut], tags=["users"])
+def my_invitations(session: SessionDep, user: CurrentUser) -> list[MyInvitationOut]:
+    """Invitations to courses waiting for your answer, newest first (at most 100)."""
+    return [MyInvitationOut(id=i.id, course=CourseRef(id=i.course.id, title=i.course.title),
+                            role=CourseRole(i.role), invited_by=i.inviter.name if i.inviter else None,
+                            created_at=i.created_at)
+            for i in course_invitations.pending_for(session, user)]
+
+
+@router.post("/me/invitations/{invitation_id}/accept", response_model=CourseOut, tags=["users"])
+def accept_invitation(invitation_id: Id, session: SessionDep, user: CurrentUser) -> CourseOut:
+    """Accept an invitation: you become a member of its course, with the role it offers."""
+    return _course_out(course_invitations.accept(session, user, invitation_id), user)
+
+
+@router.post("/me/invitations/{invitation_id}/decline", status_code=204, tags=["users"])
+def decline_invitation(invitation_id: Id, session: SessionDep, user: CurrentUser) -> Response:
+    """Decline an invitation: it is gone, and you stay out of its course."""
+    course_invitations.decline(session, user, invitation_id)
+    return Response(status_code=204)
 
 
 @router.get("/assignments/{assignment_id}", response_model=AssignmentOut)

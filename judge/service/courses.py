@@ -1,22 +1,22 @@
 """Courses: creating one, finding one for a caller, listing the caller's, replacing the join code,
-adding and removing members.
+removing members.
 
 A course's creator becomes its instructor; learners join through the join link
-(``judge.service.courses_join``); its instructors may add another instructor (or a learner) by
-user name and remove a member, but a course always keeps one instructor. Who may see or change a
-course is ``access.authorize``'s.
+(``judge.service.courses_join``); anyone else named by its instructors, learner or instructor,
+joins by accepting an invitation (``judge.service.course_invitations``). Its instructors may
+remove a member, but a course always keeps one instructor. Who may see or change a course is
+``access.authorize``'s.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.errors import Conflict, InvalidInput, NotFound
 from judge.service.access import Action, authorize
 from judge.service.courses_join import new_join_code
-from judge.service.db.models import Course, CourseMember, CourseRole, Role, User
+from judge.service.db.models import Course, CourseMember, CourseRole, User
 
 
 class LastInstructor(Conflict):
@@ -93,36 +93,11 @@ def _other_instructors(session: Session, course: Course, member: CourseMember) -
     return any(found != member.id for found in instructors)
 
 
-def _keep_an_instructor(session: Session, course: Course, member: CourseMember) -> None:
+def keep_an_instructor(session: Session, course: Course, member: CourseMember) -> None:
+    """LastInstructor when ``member`` is the course's only instructor (before removing or demoting)."""
     if member.role == CourseRole.INSTRUCTOR.value and not _other_instructors(session, course, member):
         raise LastInstructor(f"{member.user.name!r} is the last instructor of course {course.id}: "
-                             "add another instructor first")
-
-
-def add_member(session: Session, user: User, course_id: int, name: str, role: CourseRole) -> Course:
-    """Make the user named ``name`` a member of the course with ``role`` (its instructors), and
-    commit. Someone already in it takes the new role. Only instructors and admins (by their own
-    role) can teach: a learner could not act on the course anyway."""
-    course = find_course(session, user, course_id, Action.MANAGE)
-    wanted = name.strip()
-    newcomer = session.scalar(select(User).where(User.name == wanted)) if wanted else None
-    if newcomer is None:
-        raise InvalidInput(f"name: there is no user named {wanted!r}")
-    if role is CourseRole.INSTRUCTOR and newcomer.role not in (Role.INSTRUCTOR, Role.ADMIN):
-        raise InvalidInput(f"name: {wanted!r} is a learner; only instructors and admins can teach a "
-                           "course (an admin can change their role)")
-    member = next((m for m in course.members if m.user_id == newcomer.id), None)
-    if member is None:
-        course.members.append(CourseMember(user_id=newcomer.id, role=role.value))
-    elif member.role != role.value:
-        _keep_an_instructor(session, course, member)
-        member.role = role.value
-    try:
-        session.commit()
-    except IntegrityError:  # added by a concurrent request at the same moment: a member already
-        session.rollback()
-    session.refresh(course)
-    return course
+                             "another instructor must join it first")
 
 
 def remove_member(session: Session, user: User, course_id: int, member_id: int) -> None:
@@ -132,6 +107,6 @@ def remove_member(session: Session, user: User, course_id: int, member_id: int) 
     member = next((m for m in course.members if m.user_id == member_id), None)
     if member is None:
         raise NotFound(f"user {member_id} is not a member of course {course.id}")
-    _keep_an_instructor(session, course, member)
+    keep_an_instructor(session, course, member)
     course.members.remove(member)
     session.commit()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import secrets
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.errors import NotFound
-from judge.service.db.models import Course, CourseMember, CourseRole, User
+from judge.service.db.models import Course, CourseInvitation, CourseMember, CourseRole, User
 
 CODE_BYTES = 12  # 16 URL-safe characters: not guessable, short enough to read out in a classroom
 
@@ -39,6 +39,7 @@ def join_by_code(session: Session, user: User, code: str) -> Course:
     Idempotent: someone already in the course (as learner or instructor) keeps their place. The
     commit also commits what the caller added before (registration: the new user). Two joins at
     once meet the unique (course, user): the loser's insert is rolled back and the course returned.
+    An invitation to the course as a learner is answered by joining; one to teach stays pending.
     """
     course = course_for_code(session, code)
     course_id = course.id
@@ -46,6 +47,9 @@ def join_by_code(session: Session, user: User, code: str) -> Course:
         CourseMember.course_id == course_id, CourseMember.user_id == user.id))
     if already is None:
         session.add(CourseMember(course_id=course_id, user_id=user.id, role=CourseRole.LEARNER.value))
+        session.execute(delete(CourseInvitation).where(
+            CourseInvitation.course_id == course_id, CourseInvitation.user_id == user.id,
+            CourseInvitation.role == CourseRole.LEARNER.value))
         try:
             session.commit()
         except IntegrityError:

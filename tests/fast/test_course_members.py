@@ -1,5 +1,6 @@
-"""A course's members: its instructors add an instructor (or a learner) by name and remove a
-member, never the last instructor; and they open the submissions their learners sent for the
+"""A course's members: its instructors invite an instructor (or a learner) by name, who joins
+only by accepting (a course holds a bounded number of pending invitations), and remove a member,
+never the last instructor; and they open the submissions their learners sent for the
 course's assignments from the gradebook, seeing hidden tests only as learners do unless they own
 the problem. The fast layer; tests/api/test_course_members.py runs the same on PostgreSQL."""
 
@@ -13,7 +14,20 @@ from fastapi.testclient import TestClient
 
 from judge.service.db.models import Role
 from tests.fast.helpers import WRONG, error
-from tests.utils.courses import API, join, new_assignment, new_course, new_user, send
+from judge.service.course_invitations import MAX_PENDING
+from judge.service.db.session import session_scope
+from judge.service.users import create_user
+from tests.utils.courses import (
+    API,
+    accept_invitation,
+    add_member,
+    join,
+    my_invitations,
+    new_assignment,
+    new_course,
+    new_user,
+    send,
+)
 from tests.utils.service import REFERENCE, bearer
 from tests.utils.service_fixtures import Tokens
 
@@ -38,30 +52,56 @@ def members(client: TestClient, token: str, course_id: int) -> dict[str, dict[st
     return {m["user"]: m for m in course.json()["members"]}
 
 
+def members_view(client: TestClient, token: str, course_id: int) -> dict[str, Any]:
+    course = client.get(f"{API}/courses/{course_id}", headers=bearer(token))
+    assert course.status_code == 200, course.text
+    body: dict[str, Any] = course.json()
+    return body
+
+
 def add(client: TestClient, token: str, course_id: int, name: str, role: str = "instructor") -> Any:
     return client.post(f"{API}/courses/{course_id}/members", headers=bearer(token),
                        json={"name": name, "role": role})
 
 
-def test_an_instructor_adds_a_second_instructor_by_name(client: TestClient) -> None:
+def test_a_named_instructor_becomes_a_member_only_by_accepting(client: TestClient) -> None:
     (first_name, first), (second_name, second) = person(Role.INSTRUCTOR), person(Role.INSTRUCTOR)
     learner_name, learner = person()
     course = new_course(client, first, "Two teachers")
     assert join(client, learner, course["join_code"]).status_code == 200
 
-    # Before: the second instructor does not see the course at all.
+    # Named: an invitation, not a place. The course is still not theirs to see.
+    invited = add(client, first, course["id"], f"  {second_name} ")
+    assert invited.status_code == 200, invited.text
+    assert [(m["user"], m["role"]) for m in invited.json()["members"]] == [
+        (first_name, "instructor"), (learner_name, "learner")]
+    assert [(i["user"], i["role"], i["invited_by"]) for i in invited.json()["invitations"]] == [
+        (second_name, "instructor", first_name)]
     error(client.get(f"{API}/courses/{course['id']}", headers=bearer(second)), 404, "not_found")
-    added = add(client, first, course["id"], f"  {second_name} ")
-    assert added.status_code == 200, added.text
-    assert [(m["user"], m["role"]) for m in added.json()["members"]] == [
+    assert course["id"] not in {c["id"] for c in client.get(f"{API}/courses", headers=bearer(second)).json()}
+    [offer] = my_invitations(client, second)
+    assert offer["course"] == {"id": course["id"], "title": "Two teachers"} and offer["role"] == "instructor"
+    assert offer["invited_by"] == first_name
+    # Nobody else may answer it, and to them it does not exist.
+    for token in (first, learner):
+        error(client.post(f"{API}/me/invitations/{offer['id']}/accept", headers=bearer(token)), 404, "not_found")
+        error(client.post(f"{API}/me/invitations/{offer['id']}/decline", headers=bearer(token)), 404, "not_found")
+
+    # Accepted: they teach it (a gradebook, an assignment of their own), and the offer is gone.
+    accepted = client.post(f"{API}/me/invitations/{offer['id']}/accept", headers=bearer(second))
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["role"] == "instructor" and accepted.json()["invitations"] == []
+    assert [(m["user"], m["role"]) for m in accepted.json()["members"]] == [
         *sorted([(first_name, "instructor"), (second_name, "instructor")]), (learner_name, "learner")]
-    # After: they teach it (a gradebook, an assignment of their own) and adding again changes nothing.
+    assert my_invitations(client, second) == []
+    error(client.post(f"{API}/me/invitations/{offer['id']}/accept", headers=bearer(second)), 404, "not_found")
     week = new_assignment(client, second, course["id"], ["secret_lookup"])
     assert client.get(f"{API}/assignments/{week['id']}/gradebook", headers=bearer(second)).status_code == 200
-    assert add(client, second, course["id"], second_name).json()["members"] == added.json()["members"]
-    assert {c["id"] for c in client.get(f"{API}/courses", headers=bearer(second)).json()} >= {course["id"]}
+    # Naming a member again changes nothing; nobody is invited twice.
+    again = add(client, second, course["id"], second_name)
+    assert again.json()["members"] == accepted.json()["members"] and again.json()["invitations"] == []
 
-    # Only the course's instructors add; the names must be of instructors, and of someone.
+    # Only the course's instructors invite; the names must be of instructors, and of someone.
     error(add(client, learner, course["id"], learner_name), 403, "forbidden")
     stranger_name, stranger = person(Role.INSTRUCTOR)
     error(add(client, stranger, course["id"], stranger_name), 404, "not_found")
@@ -71,15 +111,65 @@ def test_an_instructor_adds_a_second_instructor_by_name(client: TestClient) -> N
         "name: there is no user named 'nobody-at-all'")
     error(add(client, first, course["id"], learner_name, "teacher"), 422, "invalid_input")
     error(add(client, first, course["id"], ""), 422, "invalid_input")
-    # A learner may be added by name as a learner too.
-    other_name, _ = person()
-    assert add(client, first, course["id"], other_name, "learner").json()["members"][-1]["user"] in (
-        other_name, learner_name)
-    assert members(client, first, course["id"])[other_name]["role"] == "learner"
+
+
+def test_a_learner_named_by_an_instructor_chooses(client: TestClient) -> None:
+    """Invited as a learner: declined, they stay out; the instructor may withdraw an offer; joined
+    by the link, the offer is answered; accepted, they are a learner of the course."""
+    teacher_name, teacher = person(Role.INSTRUCTOR)
+    (one_name, one), (two_name, two), (three_name, three) = person(), person(), person()
+    course = new_course(client, teacher, "Consent")
+    for name in (one_name, two_name, three_name):
+        assert add(client, teacher, course["id"], name, "learner").status_code == 200
+    pending = {i["user"]: i for i in members_view(client, teacher, course["id"])["invitations"]}
+    assert set(pending) == {one_name, two_name, three_name}
+
+    # Declined: gone from both sides, and the course stays closed to them.
+    [offer] = my_invitations(client, one)
+    decline = client.post(f"{API}/me/invitations/{offer['id']}/decline", headers=bearer(one))
+    assert decline.status_code == 204, decline.text
+    assert my_invitations(client, one) == []
+    error(client.get(f"{API}/courses/{course['id']}", headers=bearer(one)), 404, "not_found")
+    # Withdrawn by the instructor: gone from the invitee's list; a learner cannot withdraw.
+    path = f"{API}/courses/{course['id']}/invitations/{pending[two_name]['id']}"
+    error(client.delete(path, headers=bearer(two)), 403, "forbidden")
+    assert client.delete(path, headers=bearer(teacher)).status_code == 204
+    assert my_invitations(client, two) == []
+    error(client.delete(path, headers=bearer(teacher)), 404, "not_found")
+    # Joined by the link meanwhile: a learner, and the offer is answered.
+    assert join(client, three, course["join_code"]).status_code == 200
+    assert my_invitations(client, three) == []
+    view = members_view(client, teacher, course["id"])
+    assert view["invitations"] == [] and {m["user"] for m in view["members"]} == {teacher_name, three_name}
+    # Invited again after declining: accepted this time, a learner of the course.
+    assert add(client, teacher, course["id"], one_name, "learner").status_code == 200
+    joined = accept_invitation(client, one, course["id"])
+    assert joined["role"] == "learner" and joined["members"] is None  # a learner sees no members
+
+
+def test_a_course_holds_a_bounded_number_of_pending_invitations(client: TestClient) -> None:
+    """An instructor cannot offer a place to every user of the judge from one course."""
+    _, teacher = person(Role.INSTRUCTOR)
+    course = new_course(client, teacher, "Spray")
+    names = [unique("fast-spray") for _ in range(MAX_PENDING + 1)]
+    with session_scope() as session:
+        for name in names:
+            create_user(session, name, Role.LEARNER)
+    for name in names[:MAX_PENDING]:
+        assert add(client, teacher, course["id"], name, "learner").status_code == 200
+    refused = add(client, teacher, course["id"], names[-1], "learner")
+    assert "pending invitations" in error(refused, 409, "too_many_invitations")
+    assert len(members_view(client, teacher, course["id"])["invitations"]) == MAX_PENDING
+    # Naming one already invited again still works (a new role), and a withdrawal makes room.
+    assert add(client, teacher, course["id"], names[0], "learner").status_code == 200
+    first = members_view(client, teacher, course["id"])["invitations"][0]
+    assert client.delete(f"{API}/courses/{course['id']}/invitations/{first['id']}",
+                         headers=bearer(teacher)).status_code == 204
+    assert add(client, teacher, course["id"], names[-1], "learner").status_code == 200
 
 
 def test_removing_members_keeps_an_instructor(client: TestClient) -> None:
-    (first_name, first), (second_name, _) = person(Role.INSTRUCTOR), person(Role.INSTRUCTOR)
+    (first_name, first), (second_name, second) = person(Role.INSTRUCTOR), person(Role.INSTRUCTOR)
     learner_name, learner = person()
     course = new_course(client, first, "Removals")
     assert join(client, learner, course["join_code"]).status_code == 200
@@ -107,8 +197,8 @@ def test_removing_members_keeps_an_instructor(client: TestClient) -> None:
     assert client.get(f"{API}/submissions", headers=bearer(learner)).json()["total"] == 1
 
     # With a second instructor, the first may go (even themselves), and then cannot act.
-    second_id = add(client, first, course["id"], second_name).json()["members"]
-    second_id = next(m["user_id"] for m in second_id if m["user"] == second_name)
+    joined = add_member(client, first, course["id"], second_name, second)["members"]
+    second_id = next(m["user_id"] for m in joined if m["user"] == second_name)
     assert remove(first, people[first_name]["user_id"]).status_code == 204
     error(client.get(f"{API}/courses/{course['id']}", headers=bearer(first)), 404, "not_found")
     error(remove(first, second_id), 404, "not_found")
@@ -147,7 +237,7 @@ def test_a_course_instructor_opens_their_learners_submissions(client: TestClient
         error(client.get(f"{API}/submissions/{right}", headers=bearer(token)), 404, "not_found")
     # A course instructor who is made a learner keeps no course power.
     demoted_name, demoted = person(Role.INSTRUCTOR)
-    add(client, teacher, course["id"], demoted_name)
+    add_member(client, teacher, course["id"], demoted_name, demoted)
     assert client.get(f"{API}/submissions/{right}", headers=bearer(demoted)).status_code == 200
     changed = client.patch(f"{API}/users/{members(client, teacher, course['id'])[demoted_name]['user_id']}",
                            headers=bearer(tokens.admin), json={"role": "learner"})

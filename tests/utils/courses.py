@@ -43,6 +43,36 @@ def join(client: Client, token: str, code: str) -> httpx.Response:
     return client.post(f"{API}/courses/join", headers=bearer(token), json={"code": code})
 
 
+def invite(client: Client, token: str, course_id: int, name: str, role: str = "learner") -> httpx.Response:
+    """An instructor names a user for the course (POST /courses/{id}/members): an invitation."""
+    return client.post(f"{API}/courses/{course_id}/members", headers=bearer(token),
+                       json={"name": name, "role": role})
+
+
+def my_invitations(client: Client, token: str) -> list[dict[str, Any]]:
+    response = client.get(f"{API}/me/invitations", headers=bearer(token))
+    assert response.status_code == 200, response.text
+    found: list[dict[str, Any]] = response.json()
+    return found
+
+
+def accept_invitation(client: Client, token: str, course_id: int) -> dict[str, Any]:
+    """The invitee accepts their pending invitation to ``course_id``; the course as they now see it."""
+    invitation = next(i for i in my_invitations(client, token) if i["course"]["id"] == course_id)
+    response = client.post(f"{API}/me/invitations/{invitation['id']}/accept", headers=bearer(token))
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def add_member(client: Client, token: str, course_id: int, name: str, invitee: str,
+               role: str = "instructor") -> dict[str, Any]:
+    """Invite ``name`` and accept as them (``invitee`` is their token): a member; the course."""
+    response = invite(client, token, course_id, name, role)
+    assert response.status_code == 200, response.text
+    return accept_invitation(client, invitee, course_id)
+
+
 def assignment_body(problems: list[str], opens: float = -1, due: float = 24, policy: str = "accept",
                     title: str = "Week 1") -> dict[str, Any]:
     return {"title": title, "opens_at": at(opens), "due_at": at(due), "late_policy": policy,
