@@ -11,7 +11,7 @@ from fastapi import APIRouter, FastAPI
 from api import errors, priority
 from api.body_limit import BodyLimit
 from api.html_errors import HtmlErrors
-from api.request_ids import RequestIds
+from api.request_ids import RequestIds, unhandled
 from api.routes import accounts, courses, docs, health, insight, me, metrics, problems, submissions, web
 from judge.service.bootstrap import prepare_database
 from judge.settings import get_settings
@@ -52,6 +52,9 @@ def create_app() -> FastAPI:
     # Room for a problem archive; a submission's own code limit (JUDGE_MAX_CODE_BYTES) is smaller.
     app.add_middleware(BodyLimit, cap=get_settings().max_request_bytes)
     app.add_middleware(RequestIds)  # every failure below it becomes JSON
+    # A failure above it (in a middleware outside) reaches Starlette's outermost middleware,
+    # whose handler answers the same JSON 500 with the request id instead of plain text.
+    app.add_exception_handler(Exception, unhandled)
     app.add_middleware(HtmlErrors)  # outermost: a browser asking for a page gets that JSON as HTML
     return app
 

@@ -1,6 +1,11 @@
 """Every request gets an id (the client's X-Request-ID, or a new one), returned in the response
 header and written in the log; an unhandled failure becomes a JSON 500 that names the id, and an
 unreachable database a JSON 503 with Retry-After, so no 5xx ever reaches a client as plain text.
+
+Every 5xx body names the request id (``error.request_id``), whoever made it: a route's own 503
+(the queue unreachable, /readyz), a failure caught here, or one raised by a middleware outside
+this one (``unhandled``, the handler of Starlette's outermost ServerErrorMiddleware). The id is
+what an operator needs to find the failure in the log, and a client may have shown only the body.
 """
 
 from __future__ import annotations
@@ -12,11 +17,36 @@ import uuid
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("api")
 CLIENT_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 UNAVAILABLE = (DBAPIError, PoolTimeout)
+MAX_5XX_BODY = 64 * 1024  # the judge's own 5xx bodies are small; a larger one passes untouched
+
+
+def with_request_id(body: bytes, status: int, rid: str) -> bytes:
+    """A 5xx body that names the request id: the JSON error shape gets ``error.request_id``,
+    another JSON object a top-level ``request_id``, anything else becomes the error shape."""
+    try:
+        shown = json.loads(body) if body else None
+    except ValueError:
+        shown = None
+    if isinstance(shown, dict) and isinstance(shown.get("error"), dict):
+        shown["error"].setdefault("request_id", rid)
+    elif isinstance(shown, dict):
+        shown.setdefault("request_id", rid)
+    else:
+        shown = _error_shape(status, rid)
+    return json.dumps(shown).encode()
+
+
+def _error_shape(status: int, rid: str) -> dict[str, object]:
+    code, message = ("unavailable", "the service is unavailable; try again shortly") if status == 503 \
+        else ("internal", "the server failed on this request")
+    return {"error": {"code": code, "message": f"{message} (request {rid})", "request_id": rid}}
 
 
 def request_id(scope: Scope) -> str:
@@ -37,12 +67,32 @@ class RequestIds:
         rid = given if CLIENT_ID.match(given) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = rid
         started = False
+        held: Message | None = None  # a 5xx's start, until its body has the id
+        chunks: list[bytes] = []
 
         async def send_with_id(message: Message) -> None:
-            nonlocal started
+            nonlocal started, held
             if message["type"] == "http.response.start":
-                started = True
                 message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
+                if message["status"] >= 500:
+                    held = message  # nothing is sent yet: a failure now still gets a clean answer
+                    return
+                started = True
+            elif held is not None and message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+                size = sum(map(len, chunks))
+                if message.get("more_body", False) and size <= MAX_5XX_BODY:
+                    return
+                start, body, held = held, b"".join(chunks), None
+                if size <= MAX_5XX_BODY:
+                    body = with_request_id(body, start["status"], rid)
+                    start["headers"] = [(k, v) for k, v in start["headers"] if k.lower() not in (
+                        b"content-length", b"content-type")] + [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode())]
+                started = True
+                await send(start)
+                message = {**message, "body": body}
             await send(message)
 
         try:
@@ -66,3 +116,12 @@ class RequestIds:
                 headers.append((b"retry-after", b"5"))
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": body})
+
+
+async def unhandled(request: Request, exc: Exception) -> Response:
+    """The handler of Starlette's outermost middleware, for a failure that escaped every other
+    one (raised by a middleware outside RequestIds): the JSON 500 with the id, the same as a
+    failure caught in RequestIds. Starlette logs the exception itself after this answer."""
+    rid = request_id(request.scope) or uuid.uuid4().hex
+    body = json.dumps(_error_shape(500, rid)).encode()
+    return Response(body, 500, headers={"x-request-id": rid}, media_type="application/json")

@@ -19,7 +19,11 @@ def error(response: httpx.Response, status: int, code: str | None = None) -> str
     assert response.status_code == status, f"{response.status_code} {response.text[:500]}"
     assert response.headers["content-type"].startswith("application/json"), response.headers
     body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
+    # Every 5xx also names the request id, as the response header does.
+    named = {"request_id"} if status >= 500 else set()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"} | named, body
+    if named:
+        assert body["error"]["request_id"] == response.headers["x-request-id"], body
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     if code is not None:
         assert body["error"]["code"] == code, body
