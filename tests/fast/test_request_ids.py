@@ -15,8 +15,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from api.main import create_app
 from judge.service.db.models import Role
 from tests.fast.conftest import EagerQueue
-from tests.fast.helpers import error, post_json
-from tests.utils.service import REFERENCE
+from tests.fast.helpers import SUBMISSIONS, error
+from tests.utils.service import REFERENCE, bearer
 
 pytestmark = pytest.mark.fast
 
@@ -35,8 +35,8 @@ def test_a_503_of_a_route_names_its_request(client: TestClient, new_user: Callab
                                             eager_queue: EagerQueue) -> None:
     eager_queue.down = True
     try:
-        response = post_json(client, new_user(Role.LEARNER), {"problem": "secret_lookup", "code": REFERENCE},
-                             **{"X-Request-ID": "queue-down-1"})
+        response = client.post(SUBMISSIONS, json={"problem": "secret_lookup", "code": REFERENCE},
+                               headers={**bearer(new_user(Role.LEARNER)), "X-Request-ID": "queue-down-1"})
     finally:
         eager_queue.down = False
     error(response, 503, "unavailable")
