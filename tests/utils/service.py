@@ -45,7 +45,8 @@ def wait_done(client: TestClient | httpx.Client, token: str, submission_id: int,
         assert time.monotonic() < deadline, f"submission {submission_id} not judged: {body}"
 
 
-def wait_version(client: TestClient, token: str, slug: str, timeout: float = 120) -> dict[str, Any]:
+def wait_version(client: TestClient | httpx.Client, token: str, slug: str,
+                 timeout: float = 120) -> dict[str, Any]:
     """The newest version of slug once its validation has finished."""
     deadline = time.monotonic() + timeout
     while True:

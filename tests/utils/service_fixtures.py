@@ -242,15 +242,16 @@ def start_serve(data: Path) -> Serve:
     return serve
 
 
-def make_learners(serve: Serve, count: int, prefix: str) -> list[str]:
-    """count more learners in serve's database, written directly (40 CLI runs would take long)."""
+def make_learners(serve: Serve, count: int, prefix: str, role: Role = Role.LEARNER) -> list[str]:
+    """count more learners (or users of another role) in serve's database, written directly (40
+    CLI runs would take long)."""
     from sqlalchemy import create_engine
     from sqlalchemy.orm import Session
 
     engine = create_engine(f"sqlite:///{serve.data / 'judge.db'}", connect_args={"timeout": 30})
     try:
         with Session(engine) as session:
-            tokens = [create_user(session, f"{prefix}-{n}", Role.LEARNER)[1] for n in range(count)]
+            tokens = [create_user(session, f"{prefix}-{n}", role)[1] for n in range(count)]
             session.commit()
     finally:
         engine.dispose()
