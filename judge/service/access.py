@@ -2,9 +2,11 @@
 
 Learners see published problems and their own submissions, and never a hidden test; instructors
 may author, and see everything of the problems they own; admins may do everything. An instructor
-of a course also reads the submissions its learners sent for its assignments (to look at them
-from the gradebook), with hidden tests shown only as they are to learners unless they own the
-problem: that is the presenter's ``owns_problem``, not this rule. What a
+of a course also reads the submissions (mode submit: never a try or a run, which are a learner's
+own experiments) its learners sent for its assignments (to look at them from the gradebook, and
+compare them), with hidden tests shown only as they are to learners unless they own the
+problem: that is the presenter's ``owns_problem``, not this rule. Being a learner of a course is
+the learner's own choice (the join link, or an invitation they accepted), never an instructor's. What a
 caller may not *see* answers "not found", exactly like something missing, so ids and slugs
 reveal nothing; a problem they may see but not change answers "forbidden".
 
@@ -50,11 +52,14 @@ def owns_problem(user: User, problem: ProblemRow) -> bool:
     return user.role == Role.INSTRUCTOR and problem.owner_id == user.id
 
 
+HANDED_IN = "submit"  # the mode of what a learner hands in (judge.service.submissions.Mode.SUBMIT)
+
+
 def teaches_assignment_of(user: User, submission: Submission) -> bool:
-    """``submission`` was sent for an assignment of a course ``user`` teaches (an instructor by
-    role: someone made a learner since keeps no course power, as for MANAGE)."""
+    """``submission`` was handed in (mode submit) for an assignment of a course ``user`` teaches
+    (an instructor by role: someone made a learner since keeps no course power, as for MANAGE)."""
     assignment = submission.assignment
-    return (user.role == Role.INSTRUCTOR and assignment is not None
+    return (user.role == Role.INSTRUCTOR and assignment is not None and submission.mode == HANDED_IN
             and course_role(user, assignment.course) is CourseRole.INSTRUCTOR)
 
 
@@ -125,13 +130,18 @@ def allowed(user: User, action: Action, target: Target = None) -> bool:
 
 
 def readable_submissions(user: User) -> ColumnElement[bool]:
-    """``authorize(user, READ, submission)`` as a query filter (the submission joined to its
-    problem), for listings; ``tests/judge/test_access.py`` holds the two to the same answers."""
+    """``authorize(user, READ, submission)`` as a query filter over ``Submission`` (it needs no
+    join), for listings and insight; ``tests/judge/test_access.py`` holds the two to the same
+    answers."""
     if user.role == Role.ADMIN:
         return true()
     if user.role == Role.INSTRUCTOR:
+        # Correlated on the submission alone: a query that joins the problems keeps its own.
+        owned = exists().where(ProblemRow.id == Submission.problem_id,
+                               ProblemRow.owner_id == user.id).correlate(Submission)
         taught = exists().where(
+            Submission.mode == HANDED_IN,
             Assignment.id == Submission.assignment_id, CourseMember.course_id == Assignment.course_id,
             CourseMember.user_id == user.id, CourseMember.role == CourseRole.INSTRUCTOR.value)
-        return or_(Submission.user_id == user.id, ProblemRow.owner_id == user.id, taught)
+        return or_(Submission.user_id == user.id, owned, taught)
     return Submission.user_id == user.id

@@ -1,10 +1,14 @@
 """What an instructor learns from a problem's submissions: acceptance with its Wilson interval,
 the spread of scores, the tests that fail most, the verdicts and the failure categories.
 
-Who sees which submissions is decided here, once, by ``insight_scope``: the problem's owner and
-admins see every learner's, or one course's; an instructor of a course that assigns the problem
-sees that course's learners only, and hidden tests only as a count (their names and contents
-stay the owner's). Only learners' judged submissions in mode submit count: runs and tries never do.
+Whose submissions count is decided here, once, by ``insight_scope``: the problem's owner and
+admins count every learner's, or those sent for one course's assignments; an instructor of a
+course that assigns the problem counts only what that course's learners sent for its
+assignments, and sees hidden tests only as a count (their names and contents stay the owner's).
+Every submission counted is one the viewer may read (``access.readable_submissions``, the SQL
+twin of ``access.authorize``): a learner's other work, a try or a submission made outside the
+course, never enters a course instructor's figures. Only learners' judged submissions in mode
+submit count: runs and tries never do.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from judge.errors import Forbidden, NotFound
 from judge.results import TestStatus, Visibility
-from judge.service.access import Action, authorize, owns_problem
+from judge.service.access import Action, authorize, owns_problem, readable_submissions
 from judge.service.db.models import (
     Assignment,
     AssignmentProblem,
@@ -42,9 +46,12 @@ BINS = 10  # score bins of width 0.1; the last one holds 1.0 as well
 class Scope:
     """Whose submissions a viewer may study, and whether hidden tests are shown by name."""
 
+    viewer: User
     user_ids: frozenset[int] | None  # None: everyone's
     hidden_by_name: bool
     course_id: int | None = None
+    # Only submissions sent for an assignment of these courses count; None: every submission.
+    course_ids: frozenset[int] | None = None
 
 
 def _assigning_courses(session: Session, row: ProblemRow, instructor_id: int) -> list[int]:
@@ -76,21 +83,25 @@ def insight_scope(session: Session, user: User, row: ProblemRow, course_id: int 
             raise NotFound(f"no course {course_id}")
         if not owner and course_id not in _assigning_courses(session, row, user.id):
             raise Forbidden(f"you teach no assignment of problem {row.slug!r} in course {course_id}")
-        return Scope(_learners(session, [course_id]), owner, course_id)
+        return Scope(user, _learners(session, [course_id]), owner, course_id, frozenset([course_id]))
     if owner:
-        return Scope(None, True)
+        return Scope(user, None, True)
     courses = _assigning_courses(session, row, user.id)
     if not courses:
         raise Forbidden(f"problem {row.slug!r} is neither yours nor in an assignment of a course "
                         "you teach")
-    return Scope(_learners(session, courses), False)
+    return Scope(user, _learners(session, courses), False, course_ids=frozenset(courses))
 
 
 def judged(row: ProblemRow, scope: Scope) -> list[ColumnElement[bool]]:
     """The filter of the submissions that count: judged, mode submit, by learners within the
-    scope. Staff's own submissions (an instructor trying the problem out) are no learner's work."""
+    scope, sent for the scope's courses' assignments when it names courses, and readable by the
+    viewer. Staff's own submissions (an instructor trying the problem out) are no learner's work."""
     where = [Submission.problem_id == row.id, Submission.mode == Mode.SUBMIT,
-             Submission.status == SubmissionStatus.DONE]
+             Submission.status == SubmissionStatus.DONE, readable_submissions(scope.viewer)]
+    if scope.course_ids is not None:
+        where.append(Submission.assignment_id.in_(
+            select(Assignment.id).where(Assignment.course_id.in_(scope.course_ids))))
     if scope.user_ids is not None:
         where.append(Submission.user_id.in_(scope.user_ids))
     else:

@@ -1,9 +1,12 @@
 """Which learners' accepted solutions of a problem look alike (``judge.similarity`` compares them).
 
 One submission per learner: their latest accepted one in mode submit, within the viewer's scope
-(``judge.service.insight.insight_scope``). Every pair is compared, so the number of submissions
-is capped: past ``MAX_SUBMISSIONS`` the most recent ones are compared and the answer says so.
-Code every learner was given (the starter) is left out of the comparison.
+(``judge.service.insight.insight_scope``: for a course, only what was sent for its assignments).
+Each submission compared, or shown side by side, is one ``access.authorize`` lets the viewer read:
+never a try or a run, never a learner's work outside the viewer's courses. Every pair is
+compared, so the number of submissions is capped: past ``MAX_SUBMISSIONS`` the most recent ones
+are compared and the answer says so. Code every learner was given (the starter) is left out of
+the comparison.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from sqlalchemy.orm import Session
 
 from judge.errors import InvalidInput, NotFound
 from judge.results import Verdict
+from judge.service.access import Action, allowed
 from judge.service.authoring import current_version
 from judge.service.catalog import load_version
 from judge.service.db.models import ProblemRow, Submission, User
 from judge.service.insight import Scope, insight_scope, judged
+from judge.service.submissions import Mode, find_submission
 from judge.similarity import Comparison, Match, compare, fingerprints
 
 MAX_SUBMISSIONS = 200
@@ -66,7 +71,9 @@ def similar_pairs(session: Session, row: ProblemRow, scope: Scope, threshold: fl
     fingerprints, most alike first."""
     if not 0.0 <= threshold <= 1.0:
         raise InvalidInput(f"threshold: {threshold} is not between 0 and 1")
-    every = latest_accepted(session, row, scope)
+    # The query already keeps to what the viewer may read; each one is authorized all the same,
+    # so that code reaches a comparison only through the one rule.
+    every = [s for s in latest_accepted(session, row, scope) if allowed(scope.viewer, Action.READ, s)]
     chosen = every[:MAX_SUBMISSIONS]
     message = None
     if len(every) > MAX_SUBMISSIONS:
@@ -91,19 +98,21 @@ class SideBySide:
     comparison: Comparison
 
 
+def _comparable(session: Session, viewer: User, submission_id: int) -> Submission:
+    """A submission the viewer may read (``access.authorize``, through ``find_submission``) that
+    similarity compares: mode submit. Anything else is "not found", exactly like a missing id."""
+    submission = find_submission(session, viewer, submission_id)
+    if submission.mode != Mode.SUBMIT:
+        raise NotFound(f"no submission {submission_id}")  # a try or a run is never compared
+    return submission
+
+
 def side_by_side(session: Session, viewer: User, a_id: int, b_id: int) -> SideBySide:
-    """Two submissions of one problem with their matching lines, for a viewer whose insight
-    scope holds both learners."""
-    a, b = session.get(Submission, a_id), session.get(Submission, b_id)
-    for wanted, found in ((a_id, a), (b_id, b)):
-        if found is None:
-            raise NotFound(f"no submission {wanted}")
-    assert a is not None and b is not None
+    """Two submissions of one problem with their matching lines, for a viewer who may study the
+    problem's submissions (``insight_scope``) and read both (``access.authorize``)."""
+    a, b = _comparable(session, viewer, a_id), _comparable(session, viewer, b_id)
     if a.problem_id != b.problem_id:
         raise InvalidInput(f"submissions {a_id} and {b_id} are of different problems")
-    scope = insight_scope(session, viewer, a.problem)
-    for submission in (a, b):
-        if scope.user_ids is not None and submission.user_id not in scope.user_ids:
-            raise NotFound(f"no submission {submission.id}")  # beyond the viewer's courses
+    insight_scope(session, viewer, a.problem)  # a learner reading their own two: still not insight
     ignore = _starter_hashes(session, a.problem)
     return SideBySide(a, b, compare(fingerprints(a.code), fingerprints(b.code), ignore))

@@ -94,10 +94,20 @@ class World:
     course: int
 
 
+def sent(client: TestClient, token: str, code: str, assignment: int | None, mode: str = "submit",
+         arguments: list[Any] | None = None) -> int:
+    body: dict[str, Any] = {"problem": SLUG, "code": code, "mode": mode, "assignment": assignment}
+    if arguments is not None:
+        body["arguments"] = arguments
+    response = client.post("/api/v1/submissions", headers=bearer(token), json=body)
+    assert response.status_code == 202, response.text
+    return int(response.json()["id"])
+
+
 @pytest.fixture(scope="module")
 def world(client: TestClient, tokens: Tokens) -> World:
     """SLUG, owned by `instructor` and published; five learners submitted; `other_instructor`
-    teaches a course (learners a, b, d) with an assignment holding SLUG."""
+    teaches a course (learners a, b, d, who submitted for it) with an assignment holding SLUG."""
     created = client.post("/api/v1/problems", headers=bearer(tokens.instructor),
                           json={"slug": SLUG, "files": ratio_files(SLUG, **TESTS)})
     assert created.status_code == 201, created.text
@@ -105,11 +115,6 @@ def world(client: TestClient, tokens: Tokens) -> World:
     assert published.status_code == 200, published.text
     learners = {label: person(Role.LEARNER) for label in "abcde"}
     codes = {"a": LONG, "b": RENAMED, "c": DIFFERENT, "d": ZERO, "e": ROUNDED}
-    submissions = {label: submit(client, learners[label].token, code, problem=SLUG)["id"]
-                   for label, code in codes.items()}
-    # Neither a run nor an instructor's own accepted submission counts anywhere.
-    submit(client, learners["d"].token, LONG, problem=SLUG, mode="run")
-    submit(client, tokens.instructor, LONG, problem=SLUG)
     with session_scope() as session:
         problem = session.scalar(select(ProblemRow).where(ProblemRow.slug == SLUG))
         assert problem is not None
@@ -126,7 +131,15 @@ def world(client: TestClient, tokens: Tokens) -> World:
         session.add(assignment)
         session.flush()
         session.add(AssignmentProblem(assignment_id=assignment.id, problem_id=problem.id, position=1))
-        course_id = course.id
+        course_id, assignment_id = course.id, assignment.id
+    # The course's learners hand their work in for its assignment; c and e take no course.
+    submissions = {label: sent(client, learners[label].token, code, assignment_id if label in "abd" else None)
+                   for label, code in codes.items()}
+    # A try for the assignment is the learner's own: compared by no one but the problem's owner.
+    submissions["a_try"] = sent(client, learners["a"].token, LONG, assignment_id, mode="try", arguments=[1, 2])
+    # Neither a run nor an instructor's own accepted submission counts anywhere.
+    submit(client, learners["d"].token, LONG, problem=SLUG, mode="run")
+    submit(client, tokens.instructor, LONG, problem=SLUG)
     return World(submissions, learners, course_id)
 
 
@@ -234,6 +247,13 @@ def test_a_course_instructor_compares_their_course_only(client: TestClient, toke
     a, b, c = (world.submissions[label] for label in "abc")
     assert get(client, tokens.other_instructor, f"/similarity/{a}/{b}")["a"]["submission"] == a
     error(client.get(f"/api/v1/similarity/{a}/{c}", headers=bearer(tokens.other_instructor)), 404)
+    # A try sent for the assignment is never compared: not by the course's instructor, who may
+    # not read it, nor by the owner, who may.
+    tried = world.submissions["a_try"]
+    error(client.get(f"/api/v1/similarity/{a}/{tried}", headers=bearer(tokens.other_instructor)), 404)
+    error(client.get(f"/api/v1/similarity/{a}/{tried}", headers=bearer(tokens.instructor)), 404)
+    error(client.get(f"/api/v1/submissions/{tried}", headers=bearer(tokens.other_instructor)), 404)
+    assert client.get(f"/api/v1/submissions/{tried}", headers=bearer(tokens.instructor)).status_code == 200
     error(client.get(f"/api/v1/similarity/{a}/999999", headers=bearer(tokens.instructor)), 404)
 
 
@@ -406,7 +426,10 @@ def test_an_instructor_outside_the_course_sees_no_insight(client: TestClient, to
     stranger = person(Role.INSTRUCTOR)
     a, b = world.submissions["a"], world.submissions["b"]
     for path in (f"/problems/{SLUG}/insight", f"/problems/{SLUG}/insight/failing.svg",
-                 f"/problems/{SLUG}/similarity", f"/similarity/{a}/{b}"):
+                 f"/problems/{SLUG}/similarity"):
         error(client.get(f"/api/v1{path}", headers=bearer(stranger.token)), 403, "forbidden")
+    # Submissions they may not read do not exist for them (not even which problem they are of).
+    assert error(client.get(f"/api/v1/similarity/{a}/{b}", headers=bearer(stranger.token)),
+                 404, "not_found") == f"no submission {a}"
     error(client.get(f"/api/v1/problems/{SLUG}/insight", headers=bearer(stranger.token),
                      params={"course": world.course}), 403, "forbidden")

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
-from tests.fast.helpers import WRONG, error
 from judge.service.course_invitations import MAX_PENDING
+from judge.service.db.models import Role
 from judge.service.db.session import session_scope
 from judge.service.users import create_user
+from tests.fast.helpers import WRONG, error
 from tests.utils.courses import (
     API,
     accept_invitation,

@@ -98,6 +98,9 @@ def test_submissions_and_the_listing_filter_agree(session: Session) -> None:
             .where(readable_submissions(user))))
         by_rule = {s.id for s in submissions if allowed(user, Action.READ, s)}
         assert listed == by_rule, user.name
+        # Insight filters the submissions alone, with no join to their problem: the same answers.
+        alone = set(session.scalars(select(Submission.id).where(readable_submissions(user))))
+        assert alone == by_rule, user.name
     learner = users["learner"]
     own = {s.id for s in submissions if s.user_id == learner.id}
     assert {s.id for s in submissions if allowed(learner, Action.READ, s)} == own
@@ -135,15 +138,21 @@ def test_course_instructors_read_their_assignments_submissions_in_both_forms(ses
         user_id=users[author].id, problem_id=shipped.id, version_id=shipped.published_version_id, mode="submit",
         code="pass", request_hash="x", assignment_id=None if target is None else target.id)
         for author in ("learner", "other_learner") for target in (week, elsewhere, None)}
-    session.add_all(sent.values())
+    # A try and a run sent for the assignment are the learner's own experiments, not handed in.
+    experiments = [Submission(user_id=users["learner"].id, problem_id=shipped.id,
+                              version_id=shipped.published_version_id, mode=mode, code="pass",
+                              request_hash="x", assignment_id=week.id) for mode in ("try", "run")]
+    session.add_all([*sent.values(), *experiments])
     session.flush()
+    assert not any(allowed(teacher, Action.READ, s) for s in experiments)
+    assert all(allowed(users["learner"], Action.READ, s) for s in experiments)
 
     everyone = [*users.values(), teacher, demoted]
     for user in everyone:
         listed = set(session.scalars(
             select(Submission.id).join(ProblemRow, Submission.problem_id == ProblemRow.id)
             .where(readable_submissions(user))))
-        assert listed == {s.id for s in sent.values() if allowed(user, Action.READ, s)}, user.name
+        assert listed == {s.id for s in [*sent.values(), *experiments] if allowed(user, Action.READ, s)}, user.name
     assert {key for key, s in sent.items() if allowed(teacher, Action.READ, s)} == {
         ("learner", week), ("other_learner", week)}
     assert {key for key, s in sent.items() if allowed(users["other_instructor"], Action.READ, s)} == {
