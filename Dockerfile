@@ -41,4 +41,5 @@ COPY problems /app/problems
 WORKDIR /app
 RUN mkdir -p /data
 EXPOSE 8000
-CMD ["uvicorn", "api.main:app", "--host", "0.0.0.0", "--port", "8000"]
+# judge api: uvicorn with the HTTP framing rules of judge/service/http_server.py
+CMD ["judge", "api", "--host", "0.0.0.0", "--port", "8000"]

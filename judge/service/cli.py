@@ -168,9 +168,8 @@ def serve(
     """Start the whole service on one machine: database, problems, sandbox, a broker, a worker
     that judges, a worker that validates drafts, and the API. The broker and the workers are
     started again if they die; SIGINT or SIGTERM stops everything."""
-    import uvicorn
-
     from judge.cli import open_sandbox
+    from judge.service import http_server
 
     previous = {sig: signal.signal(sig, _raise_stop) for sig in STOP_SIGNALS}
     stops: list[Callable[[], object]] = []  # in start order; run in reverse
@@ -200,7 +199,7 @@ def serve(
         if token:
             out.print(f"[bold]Admin token[/] (shown once; keep it): {token}", highlight=False,
                       soft_wrap=True)
-        uvicorn.run("api.main:app", host=host, port=port, log_level="info")
+        http_server.run(host, port)
     except _Stop as stop:
         say(f"{stop}: stopping")
     finally:
@@ -213,7 +212,20 @@ def serve(
 
 
 app.add_typer(users_app, name="users")
+def api(
+    host: Annotated[str | None, typer.Option(help="address to listen on")] = None,
+    port: Annotated[int | None, typer.Option(help="port to listen on")] = None,
+) -> None:
+    """Serve the API alone, as production's API container does (workers and broker run apart);
+    it migrates the database as it starts."""
+    from judge.service import http_server
+
+    settings = get_settings()
+    http_server.run(host or settings.host, port or settings.port)
+
+
 app.command()(serve)
+app.command()(api)
 app.command()(worker)
 app.command("validation-worker")(validation_worker)
 

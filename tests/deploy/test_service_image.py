@@ -111,7 +111,7 @@ def test_the_images_api_starts_and_serves_the_shipped_problems(
         "JUDGE_BROKER_KEY_PREFIX": private_prefix("api"),
         "JUDGE_READY_NEEDS_DOCKER": "false",  # as in docker-compose.yml: no socket for the API
     }
-    command = ["uvicorn", "api.main:app", "--host", "127.0.0.1", "--port", str(port)]
+    command = ["judge", "api", "--host", "127.0.0.1", "--port", str(port)]  # as the image's CMD
     with service_container(docker_sandbox, service_image, command, environment) as api:
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 90

@@ -1,0 +1,195 @@
+"""The API's HTTP server, started as production starts it (`judge api`, the image's CMD), spoken to
+over raw sockets: a request framed both by Content-Length and by Transfer-Encoding is refused and
+its connection closed (nothing smuggled behind it is answered), and a client that stalls before
+its request's head is complete is disconnected, however many such clients there are.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from judge.service.http_server import HEADER_TIMEOUT
+from judge.settings import get_settings
+from tests.utils.service_fixtures import free_port
+
+JUDGE = Path(sys.executable).with_name("judge")  # the installed entry point the image runs
+SLOWLORIS = 300  # stalled connections at once: more than a default worker pool, fewer than ulimit -n
+GRACE = 3.0  # seconds past HEADER_TIMEOUT for the server's timer and this machine's load
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, int]]:
+    port = free_port()
+    log = Path(get_settings().data_dir) / f"framing-api-{port}.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen([str(JUDGE), "api", "--host", "127.0.0.1", "--port", str(port)],
+                                   stdout=sink, stderr=subprocess.STDOUT, env=os.environ.copy())
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, "judge api did not start:\n" + log.read_text(errors="replace")
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "judge api did not answer:\n" + log.read_text(errors="replace")
+            time.sleep(0.2)
+        yield "127.0.0.1", port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _connect(server: tuple[str, int]) -> socket.socket:
+    sock = socket.create_connection(server, timeout=10)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def _read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, bool]:
+    """Everything the server sends within limit seconds, and whether it closed the connection."""
+    received = b""
+    deadline = time.monotonic() + limit
+    while (left := deadline - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            return received, False
+        except ConnectionResetError:
+            return received, True
+        if not chunk:
+            return received, True
+        received += chunk
+    return received, False
+
+
+def _responses(raw: bytes) -> list[tuple[int, dict[str, str], bytes]]:
+    """Each HTTP/1.1 response in raw (bodies framed by Content-Length, as the API frames them)."""
+    found = []
+    while raw:
+        head, _, rest = raw.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        length = int(headers.get("content-length", "0"))
+        found.append((status, headers, rest[:length]))
+        raw = rest[length:]
+    return found
+
+
+HIDDEN = b"GET /api/v1/problems HTTP/1.1\r\nHost: judge\r\n\r\n"  # smuggled: would answer 401 if read
+TWICE_FRAMED = {
+    "chunked, then a length that ends the body early": (
+        b"POST /healthz HTTP/1.1\r\nHost: judge\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n"
+        b"0\r\n\r\n" + HIDDEN),
+    "a length first, then chunked": (
+        b"POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: judge\r\nContent-Length: 48\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + HIDDEN),
+    "names in other cases": (
+        b"POST /healthz HTTP/1.1\r\nHost: judge\r\ncontent-LENGTH: 0\r\ntransfer-encoding: chunked\r\n\r\n"
+        b"0\r\n\r\n" + HIDDEN),
+}
+
+
+@pytest.mark.parametrize("request_bytes", TWICE_FRAMED.values(), ids=TWICE_FRAMED.keys())
+def test_a_request_framed_twice_is_refused_and_its_connection_closed(server: tuple[str, int],
+                                                                     request_bytes: bytes) -> None:
+    with _connect(server) as sock:
+        sock.sendall(request_bytes)
+        raw, closed = _read_until_closed(sock, 10)
+    answers = _responses(raw)
+    assert [status for status, _, _ in answers] == [400], raw[:1000]  # the hidden request is never answered
+    _, headers, body = answers[0]
+    assert headers["connection"] == "close" and headers["content-type"] == "application/json"
+    error = json.loads(body)["error"]
+    assert error["code"] == "bad_request" and "Content-Length or Transfer-Encoding, not both" in error["message"]
+    assert closed, "the connection stayed open after the refusal"
+
+
+def test_pipelined_requests_framed_once_are_all_answered(server: tuple[str, int]) -> None:
+    """The refusal is about the double framing: a client that pipelines plain requests is served."""
+    chunked = b"POST /healthz HTTP/1.1\r\nHost: judge\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    with _connect(server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: judge\r\n\r\n" + chunked + HIDDEN)
+        raw, _ = _read_until_closed(sock, 3)
+    assert [status for status, _, _ in _responses(raw)] == [200, 405, 401], raw[:1000]
+
+
+@pytest.mark.parametrize("sent", [b"", b"GET /heal", b"GET /healthz HTTP/1.1\r\nHost: judge\r\n"],
+                         ids=["nothing", "half a request line", "headers without their end"])
+def test_a_client_that_stalls_before_its_head_is_complete_is_disconnected(server: tuple[str, int],
+                                                                          sent: bytes) -> None:
+    with _connect(server) as sock:
+        sock.sendall(sent)
+        started = time.monotonic()
+        raw, closed = _read_until_closed(sock, HEADER_TIMEOUT + GRACE)
+    assert closed and raw == b"", raw
+    assert time.monotonic() - started > HEADER_TIMEOUT - 1, "closed before its time was up"
+
+
+def test_a_kept_alive_connection_that_stalls_in_its_next_head_is_disconnected(server: tuple[str, int]) -> None:
+    with _connect(server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: judge\r\n\r\n")
+        first, _ = _read_until_closed(sock, 1)
+        assert [status for status, _, _ in _responses(first)] == [200]
+        # A byte a second, each sooner than the keep-alive timeout: only the head's own deadline
+        # ends it.
+        closed = False
+        started = time.monotonic()
+        for byte in b"GET /healthz HTTP/1.1\r\nHost: ju":
+            try:
+                sock.sendall(bytes([byte]))
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+            _, closed = _read_until_closed(sock, 1)
+            if closed:
+                break
+    assert closed and time.monotonic() - started < HEADER_TIMEOUT + GRACE
+
+
+def test_many_stalled_clients_do_not_keep_others_from_being_served(server: tuple[str, int]) -> None:
+    stalled = [_connect(server) for _ in range(SLOWLORIS)]
+    stop = threading.Event()
+
+    def trickle() -> None:  # one byte a second on each: a timer reset by any byte would never fire
+        for byte in b"GET /healthz HTTP/1.1\r\nHost: judge\r\nX-a: ":
+            for sock in stalled:
+                with contextlib.suppress(OSError):
+                    sock.sendall(bytes([byte]))
+            if stop.wait(1.0):
+                return
+
+    started = time.monotonic()
+    trickler = threading.Thread(target=trickle, daemon=True)
+    trickler.start()
+    try:
+        for _ in range(5):
+            served = httpx.get(f"http://{server[0]}:{server[1]}/healthz", timeout=5)
+            assert served.status_code == 200
+            time.sleep(0.2)
+        open_ones = list(stalled)
+        while open_ones and time.monotonic() - started < HEADER_TIMEOUT + 2 * GRACE:
+            open_ones = [sock for sock in open_ones if not _read_until_closed(sock, 0.01)[1]]
+        assert not open_ones, f"{len(open_ones)} of {SLOWLORIS} stalled connections still open"
+    finally:
+        stop.set()
+        trickler.join()
+        for sock in stalled:
+            sock.close()
