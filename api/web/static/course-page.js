@@ -1,5 +1,6 @@
 // One course. Its instructors (and admins) see the join link (Copy, New join link), the members
-// (Remove, Add instructor), the assignments with Edit and Delete, and the form that creates one; its learners see the
+// (Remove), the invitations waiting for an answer (Withdraw), the form that invites by user name,
+// the assignments with Edit and Delete, and the form that creates one; its learners see the
 // assignments with what is due and their progress.
 import { api } from "./api.js";
 import { assignmentForm } from "./assignment-form.js";
@@ -54,9 +55,11 @@ function joinLinkSection(course, redraw, signal) {
 }
 
 // The members, each with Remove (after a confirm; never the course's only instructor, whom the API
-// keeps too), and the form that adds an instructor by user name.
+// keeps too); the invitations not answered yet, each with Withdraw; and the form that invites a
+// user by name, as learner or instructor: they join only once they accept (on their /courses page).
 function membersSection(course, redraw, signal) {
   const members = course.members || [];
+  const invitations = course.invitations || [];
   const instructors = members.filter((m) => m.role === "instructor").length;
   const state = el("p", { class: "muted", role: "status" });
   const remove = async (member, button) => {
@@ -78,18 +81,43 @@ function membersSection(course, redraw, signal) {
     button.addEventListener("click", () => remove(m, button));
     return el("div", { class: "row-actions" }, button);
   };
+  const withdraw = async (invitation, button) => {
+    button.disabled = true;
+    try {
+      await api(`/courses/${course.id}/invitations/${invitation.id}`, { method: "DELETE", signal });
+      await redraw(`Withdrew the invitation of ${invitation.user}.`);
+    } catch (error) {
+      if (error.name !== "AbortError") state.textContent = `Not withdrawn: ${error.message}`;
+      button.disabled = false;
+    }
+  };
+  const withdrawButton = (i) => {
+    const button = el("button", { type: "button", class: "quiet danger", "aria-label": `Withdraw the invitation of ${i.user}` }, "Withdraw");
+    button.addEventListener("click", () => withdraw(i, button));
+    return el("div", { class: "row-actions" }, button);
+  };
+  const pending = invitations.length
+    ? scrollBox(el("table", { class: "list invitations" },
+      el("caption", { class: "sr-only" }, "Invitations not answered yet"),
+      el("thead", {}, el("tr", {}, ["Name", "Invited as", "Invited", "By", "Actions"].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, invitations.map((i) => el("tr", {},
+        el("td", {}, i.user), el("td", {}, i.role), el("td", {}, timeText(i.created_at)),
+        el("td", {}, i.invited_by || "—"), el("td", {}, withdrawButton(i)))))))
+    : el("p", { class: "muted" }, "No invitation is waiting for an answer.");
   const name = el("input", { type: "text", required: true, maxlength: "100", autocomplete: "off", spellcheck: "false" });
+  const role = el("select", {}, el("option", { value: "learner" }, "learner"), el("option", { value: "instructor" }, "instructor"));
   const error = formError();
-  const add = el("button", { type: "submit" }, "Add instructor");
-  const form = el("form", { class: "course-form member-form", novalidate: true, "aria-labelledby": "add-instructor-heading" },
-    el("h3", { id: "add-instructor-heading" }, "Add an instructor"),
-    field("add-instructor-name", "User name", name, "An instructor's or admin's user name: they will see and change this course as you do."),
+  const add = el("button", { type: "submit" }, "Invite");
+  const form = el("form", { class: "course-form member-form", novalidate: true, "aria-labelledby": "invite-heading" },
+    el("h3", { id: "invite-heading" }, "Invite by user name"),
+    field("invite-name", "User name", name, "They join once they accept the invitation, on their Courses page."),
+    field("invite-role", "Invite as", role, "An instructor sees and changes this course as you do; only instructors and admins can be one."),
     el("div", { class: "actions" }, add), error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const wanted = name.value.trim();
     if (!wanted) {
-      error.textContent = "Type the user name of the instructor to add.";
+      error.textContent = "Type the user name of the person to invite.";
       name.setAttribute("aria-invalid", "true");
       name.focus();
       return;
@@ -98,11 +126,13 @@ function membersSection(course, redraw, signal) {
     error.textContent = "";
     name.removeAttribute("aria-invalid");
     try {
-      await api(`/courses/${course.id}/members`, { method: "POST", json: { name: wanted, role: "instructor" }, signal });
-      await redraw(`${wanted} is an instructor of this course now.`);
+      const changed = await api(`/courses/${course.id}/members`, { method: "POST", json: { name: wanted, role: role.value }, signal });
+      const member = (changed.members || []).some((m) => m.user === wanted);
+      await redraw(member ? `${wanted} is ${role.value === "instructor" ? "an instructor" : "a learner"} of this course now.`
+        : `Invited ${wanted} as ${role.value === "instructor" ? "an instructor" : "a learner"}: they join once they accept.`);
     } catch (problem) {
       if (problem.name === "AbortError") return;
-      error.textContent = `Not added: ${problem.message}`;
+      error.textContent = `Not invited: ${problem.message}`;
       name.setAttribute("aria-invalid", "true");
       name.focus();
       add.disabled = false;
@@ -115,6 +145,8 @@ function membersSection(course, redraw, signal) {
       el("tbody", {}, members.map((m) => el("tr", {},
         el("td", {}, m.user), el("td", {}, m.role), el("td", {}, timeText(m.joined_at)), el("td", {}, actions(m))))))),
     state,
+    el("h3", { id: "invitations-heading" }, `Invitations waiting for an answer (${invitations.length})`),
+    pending,
     el("div", { class: "course-panel" }, form));
 }
 

@@ -1,4 +1,5 @@
-// The courses I teach or take, what is due across them, and (instructors, admins) a new course.
+// The courses I teach or take, invitations to courses waiting for my answer (Accept, Decline), what
+// is due across them, and (instructors, admins) a new course.
 import { currentUser } from "./account.js";
 import { api } from "./api.js";
 import { el, link, notice, scrollBox, setTitle, show, timeText } from "./dom.js";
@@ -48,28 +49,68 @@ function dueTable(assignments, now) {
       el("td", { class: "number" }, a.solved === null ? "" : `${a.solved} of ${a.problems.length}`))))));
 }
 
-export async function coursesPage(signal) {
+// Each invitation with Accept (a member at once: the course opens) and Decline (after a confirm).
+function invitationsSection(invitations, redraw, signal) {
+  const state = el("p", { class: "muted", role: "status" });
+  const answer = async (invitation, verb, buttons) => {
+    const course = invitation.course.title;
+    if (verb === "decline" && !window.confirm(`Decline the invitation to “${course}”?`)) return;
+    buttons.forEach((b) => { b.disabled = true; });
+    try {
+      const joined = await api(`/me/invitations/${invitation.id}/${verb}`, { method: "POST", signal });
+      if (verb === "accept") location.href = courseHref(joined.id);
+      else await redraw(`Declined the invitation to “${course}”.`);
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      state.textContent = `Not done: ${error.message}`;
+      buttons.forEach((b) => { b.disabled = false; });
+    }
+  };
+  const actions = (i) => {
+    const accept = el("button", { type: "button", class: "primary", "aria-label": `Accept the invitation to “${i.course.title}”` }, "Accept");
+    const decline = el("button", { type: "button", class: "quiet danger", "aria-label": `Decline the invitation to “${i.course.title}”` }, "Decline");
+    accept.addEventListener("click", () => answer(i, "accept", [accept, decline]));
+    decline.addEventListener("click", () => answer(i, "decline", [accept, decline]));
+    return el("div", { class: "row-actions" }, accept, decline);
+  };
+  return el("section", { "aria-labelledby": "invitations-heading" },
+    el("h2", { id: "invitations-heading" }, "Invitations"),
+    el("p", {}, "An instructor invited you. Accept to join the course: its instructors then see the work you hand in for its assignments."),
+    scrollBox(el("table", { class: "list invitations" },
+      el("thead", {}, el("tr", {}, ["Course", "As", "From", "Invited", "Answer"].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, invitations.map((i) => el("tr", {},
+        el("td", {}, i.course.title), el("td", {}, i.role), el("td", {}, i.invited_by || "—"),
+        el("td", {}, timeText(i.created_at)), el("td", {}, actions(i))))))),
+    state);
+}
+
+export async function coursesPage(signal, message) {
   setTitle("Courses");
-  const [courses, assignments] = await Promise.all([
+  const [courses, assignments, invitations] = await Promise.all([
     api("/courses", { signal }),
     api("/me/assignments", { signal }).catch((error) => {
       if (error.name === "AbortError") throw error;
       return []; // what is due is a nicety next to the list of courses
     }),
+    api("/me/invitations", { signal }),
   ]);
+  const redraw = (said) => coursesPage(signal, said);
   const user = currentUser();
   const teaches = user && (user.role === "instructor" || user.role === "admin");
   const now = Date.now();
   const pending = assignments.filter((a) => a.role === "learner" && a.state !== "due");
+  const said = message ? notice(message) : null;
   show(
     el("h1", {}, "Courses"),
+    said,
+    invitations.length ? invitationsSection(invitations, redraw, signal) : null,
     courses.length
       ? scrollBox(el("table", { class: "list courses" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Course"), el("th", { scope: "col" }, "You are"))),
         el("tbody", {}, courses.map((c) => el("tr", {},
           el("td", {}, link(courseHref(c.id), c.title)), el("td", {}, roleText(c.role)))))))
       : notice(teaches ? "You have no courses yet: create one below."
-        : "You are in no course yet: open the join link your instructor gave you."),
+        : `You are in no course yet: open the join link your instructor gave you${invitations.length ? ", or accept an invitation above" : ""}.`),
     pending.length ? el("section", { "aria-labelledby": "due-heading" },
       el("h2", { id: "due-heading" }, "What is due"), dueTable(pending, now)) : null,
     teaches ? createCourseForm() : null);
