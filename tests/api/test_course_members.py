@@ -1,18 +1,30 @@
 """A course's members through HTTP on the real stack (PostgreSQL, a worker judging in Docker):
-who may add and remove them, the last instructor kept, and a course instructor opening the
-submissions their learners sent for the course's assignments (hidden tests as learners see them,
-since the problem is not theirs), in the detail and in the listing alike."""
+who may invite (a member only once the invitee accepts) and remove them, the last instructor
+kept, the cap on pending invitations under concurrent invitations, and a course instructor
+opening the submissions their learners sent for the course's assignments (hidden tests as
+learners see them, since the problem is not theirs), in the detail and in the listing alike."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from judge.service.course_invitations import MAX_PENDING
 from judge.service.db.models import Role
 from tests.utils.accounts import Account, make_account
-from tests.utils.courses import API, join, new_assignment, new_course, send
+from tests.utils.courses import (
+    API,
+    accept_invitation,
+    add_member,
+    invite,
+    join,
+    new_assignment,
+    new_course,
+    send,
+)
 from tests.utils.service import REFERENCE, bearer, wait_done
 from tests.utils.service_fixtures import Tokens
 
@@ -49,19 +61,21 @@ REMOVE = dict(zip(ROLES, [204, 404, 403, 403, 204, 401], strict=True))
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_who_may_add_and_remove_members(client: TestClient, world: dict[str, Any], role: str) -> None:
+def test_who_may_invite_and_remove_members(client: TestClient, world: dict[str, Any], role: str) -> None:
     course = world["course"]["id"]
     newcomer = make_account(Role.INSTRUCTOR, prefix="members-new")
     added = client.post(f"{API}/courses/{course}/members", headers=headers(world, role),
                         json={"name": newcomer.name, "role": "instructor"})
     assert added.status_code == ADD[role], added.text
-    if added.status_code == 200:
+    if added.status_code == 200:  # an invitation, not yet a member
         assert {"user": newcomer.name, "user_id": newcomer.id, "role": "instructor"}.items() <= next(
-            m for m in added.json()["members"] if m["user"] == newcomer.name).items()
+            i for i in added.json()["invitations"] if i["user"] == newcomer.name).items()
+        assert newcomer.name not in {m["user"] for m in added.json()["members"]}
     else:  # nothing about the course leaks
         assert world["course"]["join_code"] not in added.text
         ok(client.post(f"{API}/courses/{course}/members", headers=headers(world, "course_instructor"),
                        json={"name": newcomer.name, "role": "instructor"}))
+    assert accept_invitation(client, newcomer.token, course)["role"] == "instructor"
     removed = client.delete(f"{API}/courses/{course}/members/{newcomer.id}", headers=headers(world, role))
     assert removed.status_code == REMOVE[role], removed.text
     names = {m["user"] for m in ok(client.get(f"{API}/courses/{course}",
@@ -81,7 +95,7 @@ def test_the_last_instructor_stays(client: TestClient, world: dict[str, Any]) ->
     refused = client.post(path, headers=bearer(teacher.token), json={"name": learner.name, "role": "instructor"})
     assert refused.status_code == 422 and refused.json()["error"]["message"].startswith("name: "), refused.text
     second = make_account(Role.INSTRUCTOR, prefix="members-second")
-    ok(client.post(path, headers=bearer(teacher.token), json={"name": second.name, "role": "instructor"}))
+    add_member(client, teacher.token, course["id"], second.name, second.token)
     assert client.delete(f"{path}/{teacher.id}", headers=bearer(teacher.token)).status_code == 204
     assert client.get(f"{API}/courses/{course['id']}", headers=bearer(teacher.token)).status_code == 404
     still = client.delete(f"{path}/{second.id}", headers=bearer(second.token))
@@ -113,3 +127,22 @@ def test_a_course_instructor_opens_their_learners_submissions(client: TestClient
         assert client.get(f"{API}/submissions/{sent[1]}", headers=headers(world, role)).status_code == 404
     # The problem's owner (an admin here) still sees every hidden test.
     assert HIDDEN_MARK in str(ok(client.get(f"{API}/submissions/{sent[1]}", headers=bearer(tokens.admin)))["tests"])
+
+
+def test_concurrent_invitations_keep_to_the_cap(client: TestClient, world: dict[str, Any]) -> None:
+    """Invitations sent at once from many connections (PostgreSQL locks the course while it
+    counts): the course never holds more than MAX_PENDING, and the one past it hears 409."""
+    teacher = world["people"]["course_instructor"]
+    course = new_course(client, teacher.token, "Crowded")
+    invitees = [make_account(Role.LEARNER, prefix="members-crowd") for _ in range(MAX_PENDING + 5)]
+    for invitee in invitees[:MAX_PENDING - 3]:
+        ok(invite(client, teacher.token, course["id"], invitee.name))
+
+    def one(invitee: Account) -> int:
+        return int(invite(client, teacher.token, course["id"], invitee.name).status_code)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = sorted(pool.map(one, invitees[MAX_PENDING - 3:]))
+    assert statuses == [200] * 3 + [409] * 5, statuses
+    pending = ok(client.get(f"{API}/courses/{course['id']}", headers=bearer(teacher.token)))["invitations"]
+    assert len(pending) == MAX_PENDING
