@@ -58,8 +58,12 @@ def _print_test(test: dict[str, Any], function: str) -> None:
     args = [repr(a) for a in test.get("args") or []] + [
         f"{k}={v!r}" for k, v in (test.get("kwargs") or {}).items()]
     out.print(f"      call:     {function}({', '.join(args)})", highlight=False)
-    out.print(f"      expected: {test['expected_repr']}", highlight=False)
-    out.print(f"      actual:   {test['actual_repr']}", highlight=False)
+    for field in ("expected", "actual"):
+        text, note = test.get(f"{field}_repr"), test.get(f"{field}_note")
+        if text is not None:
+            out.print(f"      {field + ':':<9} {text}" + (f"  ({note})" if note else ""), highlight=False)
+    if test.get("budget_note"):
+        out.print(f"      {test['budget_note']}", highlight=False)
     if test.get("explanation"):
         out.print(f"      why:      {test['explanation']}", highlight=False)
     if test.get("stdout"):

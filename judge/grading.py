@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ from judge.results import (
     stored_inputs,
 )
 from judge.static_checks import check_source
+from judge.stored_values import shown
 from sandbox import codec
 from sandbox.interface import Limits, Payload, Sandbox, SandboxRun, TestInput
 from sandbox.protocol import AS_SENT, CallResult, Outcome
@@ -94,10 +96,11 @@ def _prepared(problem: Problem, test: TestCase) -> _Prepared:
     return found[1].get(id(test)) or _prepare(test)
 
 
-def build_payload(problem: Problem, code: str, tests: tuple[TestCase, ...]) -> Payload:
+def build_payload(problem: Problem, code: str, tests: tuple[TestCase, ...],
+                  on_result: Callable[[int, CallResult], None] | None = None) -> Payload:
     """Only the code, the function name and the arguments: names and expected values stay here."""
     inputs = [_prepared(problem, t).sent for t in tests]
-    return Payload(code, problem.function, inputs, sandbox_limits(problem, len(tests)))
+    return Payload(code, problem.function, inputs, sandbox_limits(problem, len(tests)), on_result)
 
 
 # A category is seen for hidden tests too, so it may name only types the judge knows: a learner
@@ -155,6 +158,10 @@ def judge_call(problem: Problem, test: TestCase, call: CallResult) -> Judgement:
 
 def _result(problem: Problem, test: TestCase, call: CallResult) -> TestResult:
     status, explanation, category = judge_call(problem, test, call)
+    actual = call.value if call.outcome is Outcome.RETURNED else None
+    text = shown(actual)
+    if text.note is not None:
+        actual = text  # checked: its text is all that is kept of a large value
     # Hidden tests keep every detail for the problem's author; results.learner_view decides
     # what a learner sees of them.
     return TestResult(
@@ -166,7 +173,7 @@ def _result(problem: Problem, test: TestCase, call: CallResult) -> TestResult:
         args=list(test.args),
         kwargs=dict(test.kwargs),
         expected=_expected(test),
-        actual=call.value if call.outcome is Outcome.RETURNED else None,
+        actual=actual,
         stdout=call.stdout,
         explanation=explanation,
         note=test.explanation,
@@ -216,10 +223,18 @@ def grade(problem: Problem, code: str, sandbox: Sandbox, include_hidden: bool = 
         report.verdict, report.message = static.verdict, static.message
         return report
     tests = run_order(problem, include_hidden, rng)
-    payload = build_payload(problem, code, tests)
-    run = sandbox.run(payload)
+    checked: dict[int, TestResult] = {}
+
+    def check(position: int, call: CallResult) -> None:
+        # Inside the run, so that checking a huge value counts in the submission's wall clock;
+        # the value is then dropped from the run, which would otherwise hold every test's at once.
+        checked[position] = _result(problem, tests[position], call)
+        call.value = call.args_after = call.kwargs_after = None
+
+    run = sandbox.run(build_payload(problem, code, tests, check))
     calls = _calls(run, len(tests))
-    report.tests = [_result(problem, t, c) for t, c in zip(tests, calls, strict=True)]
+    report.tests = [checked.get(i) or _result(problem, t, c)
+                    for i, (t, c) in enumerate(zip(tests, calls, strict=True))]
     report.verdict, report.score = aggregate(report.tests)
     report.message = load_message(run.loaded)
     report.seconds = round(time.monotonic() - started, 3)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from judge.stored_values import cut, shown, within_budget
+from judge.text_safety import UNSAFE
+from judge.text_safety import display_safe as display_safe  # re-exported: many modules take
+from judge.text_safety import safe_text as safe_text  # these two from the results schema
 from sandbox.codec import Opaque
 
 
@@ -58,26 +62,6 @@ CATEGORY_MESSAGES: dict[TestStatus, str] = {
     TestStatus.NOT_RUN: "not run: the run stopped at an earlier test",
 }
 
-_UNSAFE = re.compile("[\x00\ud800-\udfff]")
-
-
-def safe_text(text: str) -> str:
-    """Text fit for any database and any JSON encoder: NUL and lone surrogates (which a learner's
-    output or value may hold) are shown as escapes such as \\x00 and \\udc80."""
-    return _UNSAFE.sub(lambda m: f"\\x{ord(m[0]):02x}" if m[0] == "\x00" else
-                       f"\\u{ord(m[0]):04x}", text)
-
-
-def display_safe(value: Any) -> Any:
-    """Every string in a JSON tree made safe with ``safe_text``, keys included."""
-    if isinstance(value, str):
-        return safe_text(value)
-    if isinstance(value, list):
-        return [display_safe(v) for v in value]
-    if isinstance(value, dict):
-        return {display_safe(k): display_safe(v) for k, v in value.items()}
-    return value
-
 
 def json_safe(value: Any) -> Any:
     """A JSON form of a checked value; tuples become lists, so ``*_repr`` fields keep the detail."""
@@ -97,7 +81,7 @@ def _stored(value: Any) -> Any:
     anything else through the two functions themselves."""
     kind = type(value)
     if kind is str:
-        return safe_text(value) if _UNSAFE.search(value) else value
+        return safe_text(value) if UNSAFE.search(value) else value
     if kind is list or kind is tuple:
         return [_stored(v) for v in value]
     if kind is dict:
@@ -109,7 +93,17 @@ def stored_inputs(args: Any, kwargs: Any, expected: Any) -> dict[str, Any]:
     """A test's arguments and expected value as ``TestResult.as_json`` stores them. Values may be
     large: their JSON form and their safe text come from one walk."""
     return {"args": _stored(args), "kwargs": _stored(kwargs), "expected": _stored(expected),
-            "expected_repr": safe_text(repr(expected))}
+            "expected_repr": safe_text(repr(expected)), "expected_note": None}
+
+
+def _try_inputs(args: Any, kwargs: Any, expected: Any) -> dict[str, Any]:
+    """A try's inputs: the learner's own arguments, and the reference's value on them stored as a
+    returned value is (its text cut, its JSON form only while the text is whole), since the
+    learner's arguments decide its size."""
+    value = shown(expected)
+    return {"args": _stored(args), "kwargs": _stored(kwargs),
+            "expected": _stored(expected) if value.note is None else None,
+            "expected_repr": value.text, "expected_note": value.note}
 
 
 def learner_view(tests: list[dict[str, Any]], policy: HiddenPolicy) -> dict[str, Any]:
@@ -148,7 +142,7 @@ class TestResult:
     args: list[Any] | None = None
     kwargs: dict[str, Any] | None = None
     expected: Any = None
-    actual: Any = None
+    actual: Any = None  # the returned value, or its ``Shown`` text once checked, when it is large
     stdout: str | None = None
     explanation: str | None = None
     note: str | None = None
@@ -157,8 +151,11 @@ class TestResult:
     inputs_json: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
-        """The test in full, as its author sees it; ``learner_view`` decides what others see."""
-        inputs = self.inputs_json or stored_inputs(self.args, self.kwargs, self.expected)
+        """The test in full, as its author sees it; ``learner_view`` decides what others see, and
+        ``stored_tests`` what a submission keeps of all its tests."""
+        inputs = self.inputs_json or (_try_inputs if self.visibility is Visibility.CUSTOM
+                                      else stored_inputs)(self.args, self.kwargs, self.expected)
+        actual = shown(self.actual)
         return {
             "name": display_safe(self.name),
             "visibility": self.visibility.value,
@@ -168,13 +165,20 @@ class TestResult:
             "args": inputs["args"],
             "kwargs": inputs["kwargs"],
             "expected": inputs["expected"],
-            "actual": _stored(self.actual),
             "expected_repr": inputs["expected_repr"],
-            "actual_repr": safe_text(repr(self.actual)),
+            "expected_note": inputs.get("expected_note"),
+            "actual_repr": actual.text,
+            "actual_note": actual.note,
             "stdout": display_safe(self.stdout),
-            "explanation": display_safe(self.explanation),
+            "explanation": cut(display_safe(self.explanation)),
             "note": display_safe(self.note),
+            "budget_note": None,
         }
+
+
+def stored_tests(tests: Iterable[TestResult]) -> list[dict[str, Any]]:
+    """Every test's JSON, within the budget of what one submission may store (stored_values)."""
+    return within_budget([t.as_json() for t in tests])
 
 
 @dataclass
@@ -196,8 +200,8 @@ class Report:
 
     def as_json(self, full: bool = False) -> dict[str, Any]:
         """The report as a learner sees it, or with ``full`` as the problem's author does."""
-        tests = [t.as_json() for t in self.tests]
-        shown = {"tests": tests} if full else learner_view(tests, self.hidden_policy)
+        tests = stored_tests(self.tests)
+        view = {"tests": tests} if full else learner_view(tests, self.hidden_policy)
         return {
             "verdict": self.verdict.value,
             "score": self.score,
@@ -207,5 +211,5 @@ class Report:
             "problem_version": self.problem_version,
             "message": safe_text(self.message),
             "seconds": self.seconds,
-            **shown,
+            **view,
         }

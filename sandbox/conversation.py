@@ -11,7 +11,7 @@ import signal
 import time
 from typing import Protocol
 
-from sandbox.interface import Payload, SandboxRun, TestInput
+from sandbox.interface import Limits, Payload, SandboxRun, TestInput
 from sandbox.protocol import (
     CallResult,
     Kind,
@@ -57,6 +57,11 @@ def _limit_words(seconds: float) -> str:
     return f"each test may take {seconds:g} s"
 
 
+def _wall_words(limits: Limits) -> str:
+    return (f"the submission's time ran out: running its tests and checking their values may take "
+            f"{limits.time_per_submission:g} s in all")
+
+
 def decide(step: Step, seconds: float, payload: Payload, test: TestInput | None) -> CallResult:
     """How a step ended. Raises ProtocolError when the learner's claim breaks the protocol."""
     limits = payload.limits
@@ -96,7 +101,8 @@ def decide(step: Step, seconds: float, payload: Payload, test: TestInput | None)
 
 
 def _await(channel: Channel, payload: Payload, kind: Kind, seq: int | None,
-           test: TestInput | None, sent: float, deadline: float) -> tuple[CallResult, bool]:
+           test: TestInput | None, sent: float, deadline: float, wall: float
+           ) -> tuple[CallResult, bool]:
     """(the step's result, whether the run must stop here)."""
     try:
         line = channel.next_line(deadline)
@@ -112,9 +118,10 @@ def _await(channel: Channel, payload: Payload, kind: Kind, seq: int | None,
             f"the sandbox ran out of memory ({payload.limits.memory_mb} MB)")), True
     seconds = round(time.monotonic() - sent, 4)
     if line is None:
+        limit = (_wall_words(payload.limits) if deadline >= wall
+                 else _limit_words(payload.limits.time_per_test))
         return CallResult(Outcome.TIMEOUT, seconds=seconds, detail=(
-            f"stopped by the host's clock after {seconds:.2f} s: "
-            f"{_limit_words(payload.limits.time_per_test)}")), True
+            f"stopped by the host's clock after {seconds:.2f} s: {limit}")), True
     try:
         result = decide(parse_step(line, kind, seq), seconds, payload, test)
     except ProtocolError as exc:
@@ -133,15 +140,22 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
     channel.send(frame(start.as_json()))
     sent = time.monotonic()
     loaded, stop = _await(channel, payload, Kind.IMPORT, None, None, sent,
-                          min(wall, sent + limits.time_per_test + STARTUP_GRACE))
+                          min(wall, sent + limits.time_per_test + STARTUP_GRACE), wall)
     run = SandboxRun(loaded, [])
     if loaded.outcome is Outcome.RETURNED:
         for seq, test in enumerate(payload.tests):
             sent = time.monotonic()
+            if sent >= wall:  # the host's checking of the values so far used up the wall clock
+                run.results.append(CallResult(Outcome.TIMEOUT, seconds=0.0,
+                                              detail=_wall_words(limits)))
+                stop = True
+                break
             channel.send(frame({"args": test.args, "kwargs": test.kwargs}))
             result, stop = _await(channel, payload, Kind.TEST, seq, test, sent,
-                                  min(wall, sent + limits.time_per_test + REPLY_GRACE))
+                                  min(wall, sent + limits.time_per_test + REPLY_GRACE), wall)
             run.results.append(result)
+            if payload.on_result is not None:
+                payload.on_result(seq, result)
             if stop:
                 break
     if not stop:

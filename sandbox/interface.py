@@ -6,6 +6,7 @@ The judge never sees Docker; tests swap in a fake that implements ``Sandbox``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -43,6 +44,10 @@ class Payload:
     function: str
     tests: list[TestInput]
     limits: Limits
+    # Called with each test's position and result as it arrives, before the next test is sent:
+    # the judge checks a value there, so that checking counts in the submission's wall clock. A
+    # sandbox that does not call it leaves the checking to after the run.
+    on_result: Callable[[int, CallResult], None] | None = field(default=None, compare=False)
 
 
 @dataclass

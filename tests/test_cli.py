@@ -33,7 +33,7 @@ def test_run_accepted_as_json(docker_sandbox: DockerSandbox, solution: Path) -> 
     assert report["verdict"] == "accepted" and report["score"] == 1.0
     assert len(report["problem_version"]) == 16
     public = report["tests"][0]
-    assert {"name", "visibility", "status", "expected", "actual", "explanation"} <= set(public)
+    assert {"name", "visibility", "status", "expected", "actual_repr", "explanation"} <= set(public)
     # What a learner would see: hidden tests as an aggregate only.
     assert {t["visibility"] for t in report["tests"]} == {"public"}
     assert report["hidden"] == {"total": 3, "passed": 3, "not_run": 0, "first_failure": None}

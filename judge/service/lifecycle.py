@@ -23,7 +23,7 @@ from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from judge.custom_input import Rejected
-from judge.results import Report, safe_text
+from judge.results import Report, safe_text, stored_tests
 from judge.service import notifications
 from judge.service.db.models import Submission, SubmissionStatus, TestResultRow, utcnow
 from judge.service.db.session import new_session
@@ -132,9 +132,9 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     if report.tests:
         session.execute(insert(TestResultRow), [  # one statement for every row
             {"submission_id": submission_id, "position": position, "name": safe_text(test.name),
-             "visibility": test.visibility.value, "status": test.status.value,
-             "data": test.as_json()}
-            for position, test in enumerate(report.tests)])
+             "visibility": test.visibility.value, "status": test.status.value, "data": data}
+            for position, (test, data) in enumerate(zip(report.tests, stored_tests(report.tests),
+                                                        strict=True))])
     session.commit()
     session.expire_all()
     notifications.announce(submission_id, SubmissionStatus.DONE, verdict)

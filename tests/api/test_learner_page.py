@@ -39,10 +39,11 @@ def test_a_try_runs_in_the_sandbox(client: TestClient, tokens: Tokens) -> None:
     assert right["verdict"] == "accepted" and right["mode"] == "try"
     [test] = right["tests"]
     assert (test["name"], test["visibility"], test["status"]) == ("your input", "custom", "passed")
-    assert test["args"] == ["hidden-key-c"] and test["expected"] == test["actual"] == "zq-secret-203"
+    assert test["args"] == ["hidden-key-c"] and test["expected"] == "zq-secret-203"
+    assert test["actual_repr"] == test["expected_repr"] == "'zq-secret-203'"
     wrong = tried(client, tokens.learner, "def lookup(key):\n    print('looking')\n    return key\n", ["a"])
     assert wrong["verdict"] == "wrong_answer"
-    assert wrong["tests"][0]["expected"] == "zq-secret-101" and wrong["tests"][0]["actual"] == "a"
+    assert wrong["tests"][0]["expected"] == "zq-secret-101" and wrong["tests"][0]["actual_repr"] == "'a'"
     assert wrong["tests"][0]["stdout"] == "looking\n"
 
 

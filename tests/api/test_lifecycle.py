@@ -26,7 +26,7 @@ def test_wrong_answer_explains_public_tests_and_hides_hidden_ones(service: Servi
     done = wait_done(service.client, service.learner, submit(service.client, service.learner, code)["id"])
     assert done["verdict"] == "wrong_answer" and done["score"] == 0.0
     public = done["tests"][0]
-    assert public["expected"] == "zq-secret-101" and public["actual"] == "zq-secret-1O1"
+    assert public["expected"] == "zq-secret-101" and public["actual_repr"] == "'zq-secret-1O1'"
     assert "U+0030 DIGIT ZERO, got U+004F LATIN CAPITAL LETTER O" in public["explanation"]
     assert {t["visibility"] for t in done["tests"]} == {"public"}
     assert done["hidden"] == {"total": 3, "passed": 0, "not_run": 0,

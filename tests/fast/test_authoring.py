@@ -98,7 +98,7 @@ def test_a_changed_argument_is_a_wrong_answer(client: TestClient, tokens: Tokens
     done = read(client, tokens.learner, submit(client, tokens.learner, MUTATES, problem=published)["id"]).json()
     assert done["verdict"] == "wrong_answer"
     first = done["tests"][0]
-    assert first["status"] == "wrong_answer" and first["actual"] == 2
+    assert first["status"] == "wrong_answer" and first["actual_repr"] == "2"
     assert first["category"] == "the function changed one of its arguments"
     assert "tokens" in first["explanation"]
     assert done["hidden"]["first_failure"] == "the function changed one of its arguments"

@@ -37,7 +37,7 @@ def test_a_correct_solution_is_accepted(client: TestClient, tokens: Tokens, eage
     assert len(done["problem_version"]) == 16
     assert [t["status"] for t in done["tests"]] == ["passed"] * 2
     assert {t["visibility"] for t in done["tests"]} == {"public"}
-    assert done["tests"][0]["actual"] == "zq-secret-101"
+    assert done["tests"][0]["actual_repr"] == "'zq-secret-101'"
     assert done["hidden"] == {"total": 3, "passed": 3, "not_run": 0, "first_failure": None}
     assert done["started_at"] >= done["created_at"] and done["finished_at"] >= done["started_at"]
 
@@ -65,7 +65,7 @@ def test_a_wrong_solution_explains_public_tests_and_hides_hidden_ones(client: Te
     assert done["status"] == "done" and done["verdict"] == "wrong_answer" and done["score"] == 0.0
     public = done["tests"][0]
     assert public["status"] == "wrong_answer"
-    assert public["expected"] == "zq-secret-101" and public["actual"] == "zq-secret-1O1"
+    assert public["expected"] == "zq-secret-101" and public["actual_repr"] == "'zq-secret-1O1'"
     assert "U+0030 DIGIT ZERO, got U+004F LATIN CAPITAL LETTER O" in public["explanation"]
     assert {t["visibility"] for t in done["tests"]} == {"public"}
     assert done["hidden"] == {"total": 3, "passed": 0, "not_run": 0,

@@ -45,7 +45,7 @@ def test_a_try_compares_with_the_reference_on_the_fast_queue(
     assert body["arguments"] == [3, 4]
     [test] = body["tests"]  # type: ignore[misc]
     assert test["name"] == "your input" and test["visibility"] == "custom"
-    assert test["args"] == [3, 4] and test["expected"] == 0.75 and test["actual"] == 0.75
+    assert test["args"] == [3, 4] and test["expected"] == 0.75 and test["actual_repr"] == "0.75"
     assert test["status"] == "passed"
     assert body["hidden"] == {"total": 0, "passed": 0, "not_run": 0, "first_failure": None}
 
@@ -54,7 +54,7 @@ def test_a_wrong_try_says_what_differs(client: TestClient, tokens: Tokens, probl
     body = tried(client, tokens.learner, HALF, [1, 4])
     assert body["verdict"] == "wrong_answer" and body["score"] == 0.0
     [test] = body["tests"]  # type: ignore[misc]
-    assert test["expected"] == 0.25 and test["actual"] == 0.5
+    assert test["expected"] == 0.25 and test["actual_repr"] == "0.5"
     assert test["explanation"].startswith("expected 0.25, got 0.5")
 
 

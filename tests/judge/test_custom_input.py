@@ -64,7 +64,7 @@ def test_a_right_answer_is_accepted_with_the_reference_value_as_expected(problem
     assert isinstance(report, Report) and report.verdict is Verdict.ACCEPTED and report.score == 1.0
     [test] = [t.as_json() for t in report.tests]
     assert test["name"] == TRY_NAME == "your input" and test["visibility"] == "custom"
-    assert test["args"] == [[1.0, 2.5]] and test["expected"] == 1.75 and test["actual"] == 1.75
+    assert test["args"] == [[1.0, 2.5]] and test["expected"] == 1.75 and test["actual_repr"] == "1.75"
     assert test["status"] == "passed"
     # The reference ran first, in the sandbox; then the learner's code; no expected value went in.
     assert [p.code for p in sandbox.payloads] == [REFERENCE, RIGHT]
@@ -75,7 +75,7 @@ def test_a_wrong_answer_is_explained(problem: Problem) -> None:
     report = run_try(problem, HALF, typed_arguments(problem, [[1.0, 3.0]]), ExecSandbox())
     assert isinstance(report, Report) and report.verdict is Verdict.WRONG_ANSWER
     test = report.tests[0].as_json()
-    assert test["expected"] == 2.0 and test["actual"] == 0.5
+    assert test["expected"] == 2.0 and test["actual_repr"] == "0.5"
     assert test["explanation"].startswith("expected 2.0, got 0.5: off by 1.5")
 
 
@@ -99,7 +99,7 @@ def test_arguments_the_reference_rejects_are_not_the_learners_fault(problem: Pro
     [test] = [t.as_json() for t in tried.tests]
     assert test["status"] == TestStatus.NOT_RUN.value and test["visibility"] == "custom"
     assert test["explanation"].startswith(tried.message) and "not run" in test["explanation"]
-    assert test["args"] == [[]] and test["actual"] is None
+    assert test["args"] == [[]] and test["actual_repr"] == "None"
     assert len(sandbox.payloads) == 1  # the learner's code was not run at all
     # Only the exception's type and message leave: no line of the reference, no source.
     assert "line" not in json.dumps(test) and "sum(values)" not in json.dumps(test)

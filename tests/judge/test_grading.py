@@ -47,7 +47,7 @@ def test_hidden_tests_are_an_aggregate_to_learners(problem: Problem) -> None:
                                "first_failure": "wrong type: expected float, got str"}
     assert "h0" not in json.dumps(shown)
     public = shown["tests"][0]
-    assert public["expected"] == 1.5 and public["actual"] == "oops"
+    assert public["expected"] == 1.5 and public["actual_repr"] == "'oops'"
     assert public["note"] == "the middle"
     full = report.as_json(full=True)
     assert [t["name"] for t in full["tests"]][1:] != [] and "hidden" not in full
@@ -115,7 +115,7 @@ def test_unavailable_sandbox_is_never_a_verdict(problem: Problem) -> None:
 def test_text_that_breaks_storage_is_shown_escaped(problem: Problem) -> None:
     report = grade(problem, CODE, answer_all("a\x00b\ud800"))
     public = report.as_json()["tests"][0]
-    assert public["actual"] == "a\\x00b\\ud800"
+    assert public["actual_repr"] == "'a\\x00b\\ud800'"
     json.dumps(public, ensure_ascii=False).encode("utf-8")  # no lone surrogate left
 
 

@@ -20,9 +20,10 @@ def _two_steps(result: TestResult) -> dict[str, Any]:
         "name": result.name, "visibility": result.visibility.value, "status": result.status.value,
         "category": result.category, "seconds": result.seconds,
         "args": json_safe(result.args), "kwargs": json_safe(result.kwargs),
-        "expected": json_safe(result.expected), "actual": json_safe(result.actual),
-        "expected_repr": repr(result.expected), "actual_repr": repr(result.actual),
-        "stdout": result.stdout, "explanation": result.explanation, "note": result.note})
+        "expected": json_safe(result.expected), "expected_repr": repr(result.expected),
+        "expected_note": None, "actual_repr": repr(result.actual), "actual_note": None,
+        "stdout": result.stdout, "explanation": result.explanation, "note": result.note,
+        "budget_note": None})
 
 
 def _value(rng: random.Random, depth: int = 0) -> Any:

@@ -195,3 +195,29 @@ def test_keyword_arguments_come_back_as_sent_too() -> None:
     claim["kwargs_after"] = {"tokens": codec.encode(["y"])}
     assert parse_claim(json.dumps(claim), Kind.TEST, 0, frozenset(sent), [], sent).kwargs_after == {
         "tokens": ["y"]}
+
+
+def test_checking_each_value_counts_in_the_submissions_wall_clock() -> None:
+    """The judge checks each value as it arrives (``on_result``), before the next test is sent;
+    once that has used up the wall clock, the next test is a time-out that says so and the rest
+    are never sent."""
+    checked: list[int] = []
+
+    def slow_check(position: int, result: Any) -> None:
+        checked.append(position)
+        time.sleep(0.4)  # a huge value being compared and explained
+
+    tests = [TestInput([codec.encode(["a", "b"])]) for _ in range(5)]
+    slow = Payload("def f(x): ...", "f", tests, Limits(time_per_test=0.5, time_per_submission=1.0),
+                   on_result=slow_check)
+    replies: list[Reply] = [LOADED] + [step(seq=i, claim=returned(1.5, [["a", "b"]])) for i in range(5)]
+    channel = Scripted(replies)
+    result = converse(channel, slow, time.monotonic())
+    outcomes = [r.outcome for r in result.results]
+    assert outcomes[:-1] == [Outcome.RETURNED] * (len(outcomes) - 1) and len(outcomes) < 5
+    assert outcomes[-1] is Outcome.TIMEOUT
+    assert "the submission's time ran out" in result.results[-1].detail
+    assert "1 s in all" in result.results[-1].detail
+    assert checked == list(range(len(outcomes) - 1))
+    # Only the tests that ran were sent: the start, then one frame each.
+    assert len(channel.sent) == 1 + len(outcomes) - 1 and not result.finished

@@ -13,6 +13,11 @@ const MODES = { run: "run: public tests", submit: "submit: all tests", try: "try
 // Text the judge wrote that may cite lines of the learner's code.
 const cited = (text, goToLine) => el("pre", {}, withLineLinks(text, goToLine));
 
+// A value as stored: its text, cut to a stated size for a large value, with the note that says so.
+const shownValue = (text, note) => (note
+  ? [el("pre", {}, text), el("p", { class: "muted value-note" }, note)]
+  : el("pre", {}, text ?? ""));
+
 function testDetails(test, parameters, goToLine) {
   const rows = [];
   const add = (name, content) => {
@@ -21,12 +26,13 @@ function testDetails(test, parameters, goToLine) {
   };
   const pre = (text) => (text === undefined || text === null || text === "" ? null : el("pre", {}, text));
   if ("args" in test || "kwargs" in test) add("Arguments", pre(argumentsText(test.args, test.kwargs, parameters)));
-  if ("expected_repr" in test) add("Expected", pre(test.expected_repr));
+  if ("expected_repr" in test) add("Expected", shownValue(test.expected_repr, test.expected_note));
   // Only a returned value has an "actual"; for a crash or a limit the explanation says what happened.
-  if ("actual_repr" in test && ["passed", "wrong_answer"].includes(test.status)) add("Actual", pre(test.actual_repr));
+  if (test.actual_repr != null && ["passed", "wrong_answer"].includes(test.status)) add("Actual", shownValue(test.actual_repr, test.actual_note));
   if (test.status !== "passed" && test.explanation) add("Explanation", cited(test.explanation, goToLine));
   add("Printed", pre(test.stdout));
   add("About this test", test.note);
+  add("Not kept", test.budget_note);
   return rows;
 }
 
@@ -69,15 +75,16 @@ function counts(submission) {
 function tryView(submission, parameters, goToLine) {
   const test = (submission.tests || []).find((t) => t.visibility === "custom") || (submission.tests || [])[0];
   if (!test) return null;
-  const value = (repr, raw) => el("pre", {}, repr ?? JSON.stringify(raw) ?? "");
-  const returned = ["passed", "wrong_answer"].includes(test.status);
+  const value = (repr, raw, note) => shownValue(repr ?? JSON.stringify(raw) ?? "", note);
+  const returned = ["passed", "wrong_answer"].includes(test.status) && test.actual_repr != null;
   return el("div", { class: "try-result" },
     el("dl", { class: "test-detail" },
       el("dt", {}, "Arguments"), el("dd", {}, el("pre", {}, argumentsText(test.args, test.kwargs, parameters)))),
     el("div", { class: "side-by-side" },
       el("section", {}, el("h3", {}, "Your function"),
-        returned ? value(test.actual_repr, test.actual) : el("p", {}, label(test.status))),
-      el("section", {}, el("h3", {}, "The reference"), value(test.expected_repr, test.expected))),
+        returned ? value(test.actual_repr, null, test.actual_note)
+          : el("p", {}, test.budget_note || label(test.status))),
+      el("section", {}, el("h3", {}, "The reference"), value(test.expected_repr, test.expected, test.expected_note))),
     test.status === "passed"
       ? el("p", { class: "good" }, "Same value as the reference.")
       : test.explanation ? el("div", { class: "explanation" }, el("h3", {}, "Why they differ"), cited(test.explanation, goToLine)) : null,
@@ -123,8 +130,8 @@ function statusLine(submission) {
   if (submission.mode === "try") {
     const test = (submission.tests || [])[0];
     if (test) {
-      const returned = ["passed", "wrong_answer"].includes(test.status);
-      parts.push(` yours: ${returned ? short(test.actual_repr ?? JSON.stringify(test.actual)) : label(test.status)}`,
+      const returned = ["passed", "wrong_answer"].includes(test.status) && test.actual_repr != null;
+      parts.push(` yours: ${returned ? short(test.actual_repr) : label(test.status)}`,
         ` · the reference: ${short(test.expected_repr ?? JSON.stringify(test.expected))}`);
     }
   } else if (typeof submission.score === "number") {
