@@ -81,6 +81,12 @@ NEXT_CASES = {
     "javascript:alert(1)": "/",
     "evil.example": "/",
     "/sign-in?next=%2F%2Fevil.example": "/",
+    # one slash as written, two once the URL parser has normalised the path
+    "/.//evil.example/x": "/",
+    "/..//evil.example/x": "/",
+    "/a/..//evil.example": "/",
+    "/./%2F/evil.example": "/%2F/evil.example",  # an escaped slash stays part of a path
+    "/%2F%2Fevil.example": "/%2F%2Fevil.example",
 }
 
 
