@@ -21,7 +21,26 @@ from typing import Any
 from judge.grading import grade, sandbox_limits
 from judge.problems import Problem
 from judge.results import Report, TestStatus, Verdict
-from sandbox.interface import Sandbox
+from sandbox.interface import Payload, Sandbox, SandboxRun
+
+# Against a learner's container's 1024 (Docker's default): under contention a validation's
+# container gets a seventeenth of a core's time beside a learner's, and all of an idle one.
+VALIDATION_CPU_WEIGHT = 64
+
+
+class BehindJudging:
+    """A sandbox whose containers yield the CPU to learners' (a lower CPU weight, nothing else
+    changed): a draft whose solutions spin the CPU for minutes takes only what judging leaves."""
+
+    def __init__(self, inner: Sandbox) -> None:
+        self.inner = inner
+
+    def run(self, payload: Payload) -> SandboxRun:
+        limits = dataclasses.replace(payload.limits, cpu_weight=VALIDATION_CPU_WEIGHT)
+        return self.inner.run(dataclasses.replace(payload, limits=limits))
+
+    def check(self) -> None:
+        self.inner.check()
 
 
 def _fingerprint(report: Report) -> list[tuple[str, str, object]]:

@@ -92,6 +92,7 @@ def container_options(limits: Limits, expires: float, runtime: str = "runc") -> 
         "mem_limit": memory,
         "memswap_limit": memory,  # equal to mem_limit: no swap at all
         "nano_cpus": int(limits.cpus * 1e9),
+        "cpu_shares": limits.cpu_weight,
         "ulimits": [
             Ulimit(name="fsize", soft=limits.file_size_bytes, hard=limits.file_size_bytes),
             Ulimit(name="nofile", soft=limits.open_files, hard=limits.open_files),

@@ -23,6 +23,9 @@ class Limits:
     stdout_bytes: int = 8_192  # what one call may print
     pids: int = 64
     cpus: float = 1.0
+    # The container's CPU weight against the others (Docker's cpu_shares, 1024 its default): a
+    # lower one only yields the CPU when others want it, and never changes what a run may use.
+    cpu_weight: int = 1024
     tmpfs_mb: int = 16
     tmpfs_inodes: int = 4_096
     file_size_bytes: int = 1024 * 1024

@@ -27,7 +27,7 @@ from judge.service.db.models import (
 )
 from judge.service.submissions import Mode
 from judge.settings import get_settings
-from judge.validation import check_problem
+from judge.validation import BehindJudging, check_problem
 from sandbox.interface import Sandbox, SandboxUnavailable
 
 SandboxFactory = Callable[[], Sandbox]
@@ -151,7 +151,7 @@ def validate_version(session: Session, version_id: int, make_sandbox: SandboxFac
         return JobResult.SKIPPED
     try:
         report: dict[str, Any] = check_problem(
-            load_version(version), make_sandbox(),
+            load_version(version), BehindJudging(make_sandbox()),
             budget_seconds=get_settings().max_validation_seconds).as_json()
     except ProblemError as exc:
         report = {"failures": [str(exc)]}

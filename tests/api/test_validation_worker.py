@@ -38,7 +38,8 @@ from judge.service.cli import validation_worker_command, worker_command
 from judge.service.db.models import ProblemRow, ProblemVersion, User, VersionStatus
 from judge.service.db.session import new_session, session_scope
 from judge.settings import Settings, get_settings
-from sandbox.docker_runner import DockerSandbox
+from judge.validation import VALIDATION_CPU_WEIGHT
+from sandbox.docker_runner import LABEL, DockerSandbox
 from tests.utils import service_env
 from tests.utils.service import REFERENCE, bearer, submit, wait_done, wait_version
 from tests.utils.service_fixtures import VALIDATION_WORKER_LOG, WORKER_LOG, Tokens, problem_files
@@ -89,8 +90,14 @@ def test_validations_are_routed_to_a_queue_no_judging_worker_consumes() -> None:
     assert VALIDATION_QUEUE not in QUEUES
 
 
+def _validation_containers(sandbox: DockerSandbox) -> int:
+    """Running sandbox containers with the validations' CPU weight (a learner's have Docker's)."""
+    containers = sandbox.client.containers.list(filters={"label": LABEL})
+    return sum(c.attrs["HostConfig"]["CpuShares"] == VALIDATION_CPU_WEIGHT for c in containers)
+
+
 def test_a_learners_run_is_judged_while_two_slow_validations_go_on(
-        client: TestClient, tokens: Tokens) -> None:
+        client: TestClient, tokens: Tokens, docker_sandbox: DockerSandbox) -> None:
     idle_started = time.monotonic()
     assert wait_done(client, tokens.learner, submit(client, tokens.learner, REFERENCE, mode="run")["id"],
                      timeout=120)["verdict"] == "accepted"
@@ -113,6 +120,9 @@ def test_a_learners_run_is_judged_while_two_slow_validations_go_on(
     run = submit(client, tokens.learner, REFERENCE, mode="run")
     assert wait_done(client, tokens.learner, run["id"], timeout=120)["verdict"] == "accepted"
     busy = time.monotonic() - busy_started
+    # The validation's container yields the CPU to learners' (it sleeps here; a spinning one
+    # would take only what judging leaves: benchmarks/validation_isolation.py --kind spin).
+    assert _validation_containers(docker_sandbox) >= 1
     # Judged before either validation could end (each sleeps 15 s or more in its reference).
     during = _statuses(client, tokens.instructor, slugs)
     print(f"\na learner's run: {idle:.2f} s idle, {busy:.2f} s with two slow validations going")
