@@ -78,15 +78,17 @@ def world(client: TestClient) -> World:
     assignment = ok(client.post(f"{API}/courses/{course_a['id']}/assignments", headers=owner,
                                 json=assignment_body([slug])), 201)
     course_b = ok(client.post(f"{API}/courses", headers=teacher, json={"title": "Teacher's course"}), 201)
-    ok(client.post(f"{API}/courses/{course_b['id']}/assignments", headers=teacher, json=assignment_body([slug])), 201)
+    week_b = ok(client.post(f"{API}/courses/{course_b['id']}/assignments", headers=teacher,
+                            json=assignment_body([slug])), 201)
     for who, code in [("learner", course_a["join_code"]), ("learner", course_b["join_code"]),
                       ("outsider", course_b["join_code"])]:
         ok(client.post(f"{API}/courses/join", headers=bearer(people[who].token), json={"code": code}), 200)
 
     made = []
-    for who in ("learner", "outsider"):
+    for who in ("learner", "outsider"):  # handed in for course B's assignment: its teacher may compare them
         sent = ok(client.post(f"{API}/submissions", headers=bearer(people[who].token),
-                              json={"problem": slug, "code": REFERENCE, "mode": "submit"}), 202)
+                              json={"problem": slug, "code": REFERENCE, "mode": "submit",
+                                    "assignment": week_b["id"]}), 202)
         made.append(sent["id"])
     for who, submission in zip(("learner", "outsider"), made, strict=True):
         assert wait_done(client, people[who].token, submission)["verdict"] == "accepted"
@@ -187,7 +189,9 @@ def test_insight(client: TestClient, world: World, role: str | None, what: str) 
 def test_side_by_side(client: TestClient, world: World, role: str | None) -> None:
     a, b = world.submissions
     response = client.get(f"{API}/similarity/{a}/{b}", headers=headers(world, role))
-    assert response.status_code == expect(role, INSIGHT, {**OWNER_ONLY, "teacher": 200}), response.text
+    # Learners are stopped by their role; to another instructor the submissions do not exist.
+    denied = {**LEARNERS_403, "other_instructor": 404}
+    assert response.status_code == expect(role, INSIGHT, denied), response.text
     # The two learners' code is shown to those who may compare it, and to no one else.
     if response.status_code == 200:
         assert response.json()["a"]["code"] == response.json()["b"]["code"] == REFERENCE
@@ -325,7 +329,8 @@ def filled(path: str, world: World, assignment: int) -> str:
     """The path with real ids, so that a route which forgot the check would act on something."""
     return (path.replace("{slug}", world.slug).replace("{course_id}", str(world.course_a))
             .replace("{assignment_id}", str(assignment)).replace("{user_id}", str(world.people["outsider"].id))
-            .replace("{submission_id}", str(world.submissions[0])).replace("{token_id}", "1"))
+            .replace("{submission_id}", str(world.submissions[0])).replace("{token_id}", "1")
+            .replace("{invitation_id}", "1"))
 
 
 def nowhere(path: str) -> str:
