@@ -22,6 +22,10 @@ class Settings(BaseSettings):
     # Sandbox containers each worker process keeps created, started and waiting for one
     # submission (sandbox.warm_pool); 0 creates every container when its submission arrives.
     warm_pool_size: int = 2
+    # Every worker process sweeps sandbox leftovers this often, judging or idle, and takes a
+    # container still created, or stopped, this long after it was for one (sandbox.janitor).
+    sandbox_sweep_seconds: float = 60.0
+    sandbox_abandoned_seconds: float = 60.0
 
     # Empty means the embedded default under data_dir: SQLite, and (under `judge serve`) a private
     # redis-server on a Unix socket, or a broker on the file system where none is installed.

@@ -22,9 +22,11 @@ import os
 import socket
 import struct
 import time
+import uuid
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import docker
@@ -34,6 +36,7 @@ from requests.exceptions import RequestException
 
 from sandbox.conversation import StreamEnded, converse
 from sandbox.interface import Limits, Payload, SandboxRun, SandboxUnavailable
+from sandbox.janitor import Janitor
 from sandbox.protocol import LINE_CAP, ProtocolError
 from sandbox.warm_pool import MAX_IDLE, WarmPool
 
@@ -44,8 +47,10 @@ WARM_LABEL = "metrics-judge.warm"  # made ahead by a pool (for audits; the sweep
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
 STDERR_TAIL = 2_000
 GVISOR_TASKS = 512
-SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers
-ABANDONED_AFTER = 120.0  # a stopped container no worker removed in this long is a leftover
+SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers (a timer: busy or idle)
+# A container still created, or stopped, this long after it was created or stopped is a
+# leftover: its worker starts or removes one within moments, and retries a removal that failed.
+ABANDONED_AFTER = 60.0
 # Every container's expires label leaves its run this much beyond the run's own wall clock.
 EXPIRY_MARGIN = 60.0
 # The longest run a warm container is made for: the most a problem may declare
@@ -67,6 +72,32 @@ def connect() -> docker.DockerClient:
             "DOCKER_HOST"
         ) from exc
     return client
+
+
+def engine_answers(timeout: float = 5.0) -> bool:
+    """Whether the engine answers a ping now (a client of its own, closed again)."""
+    try:
+        client = docker.from_env(timeout=timeout)
+    except ENGINE_ERRORS:
+        return False
+    try:
+        return bool(client.ping())
+    except ENGINE_ERRORS:
+        return False
+    finally:
+        client.close()
+
+
+def wait_for_engine(timeout: float | None, every: float = 1.0) -> bool:
+    """Wait until the engine answers, asking every ``every`` seconds; whether it did within
+    ``timeout`` seconds (None: as long as it takes)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while not engine_answers(min(5.0, every * 5)):
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return False
+        time.sleep(every if left is None else min(every, left))
+    return True
 
 
 def container_options(limits: Limits, expires: float, runtime: str = "runc") -> dict[str, Any]:
@@ -245,12 +276,16 @@ class DockerSandbox:
     def __init__(self, image: str, client: docker.DockerClient | None = None,
                  runtime: str = "runc", warm_pool_size: int = 0,
                  warm_limits: Iterable[Limits] = (Limits(),),
-                 max_idle: float = MAX_IDLE) -> None:
+                 max_idle: float = MAX_IDLE, sweep_every: float = SWEEP_EVERY,
+                 abandoned_after: float = ABANDONED_AFTER) -> None:
         self.image = image
         self.runtime = runtime
         self._client = client
         self.recent: deque[str] = deque(maxlen=64)  # ids of the latest containers, for audits
-        self.swept_at = time.monotonic()
+        # Removes for sure what this process made, and sweeps what crashed workers left.
+        self.janitor = Janitor(connect, remove_container,
+                               functools.partial(sweep_leftovers, abandoned_after=abandoned_after),
+                               sweep_every)
         self.warm_runs = 0  # runs served by a warm container, for tests and figures
         self._pool_client: docker.DockerClient | None = None
         self._pool_client_pid = 0
@@ -282,6 +317,7 @@ class DockerSandbox:
         """Remove every idle warm container and stop refilling (the worker is shutting down)."""
         if self.pool is not None:
             self.pool.close()
+        self.janitor.close()
 
     def run(self, payload: Payload) -> SandboxRun:
         if self.pool is None:
@@ -290,7 +326,6 @@ class DockerSandbox:
             return self._run(payload)
 
     def _run(self, payload: Payload) -> SandboxRun:
-        self._sweep_now_and_then()
         limits = payload.limits
         warm = self._take_warm(limits)
         # The clock of the startup grace and of time_per_submission starts now: when a warm
@@ -301,11 +336,7 @@ class DockerSandbox:
             container, sock, raw = warm.container, warm.sock, warm.handle
         else:
             expires = time.time() + limits.time_per_submission + EXPIRY_MARGIN
-            try:
-                container = self.client.containers.create(
-                    self.image, **container_options(limits, expires, self.runtime))
-            except ENGINE_ERRORS as exc:
-                raise SandboxUnavailable(f"could not create the sandbox container: {exc}") from exc
+            container = self._create(self.client, container_options(limits, expires, self.runtime))
             sock = None
         self.recent.append(container.id)
         finished = False
@@ -329,7 +360,7 @@ class DockerSandbox:
             _close_attachment(sock, raw)
             if not (finished and self.pool is not None
                     and self.pool.defer(functools.partial(self._remove_later, container.id))):
-                remove_container(self.client, container.id)
+                self._remove(container.id)
 
     def _take_warm(self, limits: Limits) -> WarmContainer | None:
         """A live warm container for these limits, now this run's alone; None for the cold path
@@ -373,7 +404,7 @@ class DockerSandbox:
         expires = float(int(time.time() + self.pool.max_idle + LONGEST_RUN + EXPIRY_MARGIN))
         options = container_options(key, expires, self.runtime)
         options["labels"][WARM_LABEL] = "1"
-        container = client.containers.create(self.image, **options)
+        container = self._create(client, options)
         raw: Any = None
         try:
             raw = client.api.attach_socket(
@@ -382,24 +413,38 @@ class DockerSandbox:
             container.start()
         except BaseException:
             _close_attachment(getattr(raw, "_sock", raw), raw)
-            remove_container(client, container.id)
+            self.janitor.remove(client, container.id)
             raise
         return WarmContainer(container.id, sock, raw, expires)
 
+    def _create(self, client: docker.DockerClient, options: dict[str, Any]) -> Any:
+        """Create a container under a name of its own. An engine that is stopping creates it and
+        then fails the inspection that follows (docker-py's create is two requests, and only
+        the first goes over a connection the engine still serves): the name is then the only
+        handle on it, and its removal is tried until it succeeds."""
+        name = f"metrics-judge-{uuid.uuid4().hex}"
+        try:
+            return client.containers.create(self.image, name=name, **options)
+        except ENGINE_ERRORS as exc:
+            self.janitor.remove(client, name)
+            raise SandboxUnavailable(f"could not create the sandbox container: {exc}") from exc
+
+    def _remove(self, container_id: str) -> None:
+        """Remove for sure, from the pool's thread too: its client may be the one that fails."""
+        try:
+            client = self._engine_here()
+        except (SandboxUnavailable, *ENGINE_ERRORS):
+            self.janitor.retry_later(container_id)
+            return
+        self.janitor.remove(client, container_id)
+
     def _remove_later(self, container_id: str) -> None:
         """In the pool's thread, once the run that used it has returned."""
-        remove_container(self._engine_here(), container_id)
+        self._remove(container_id)
 
     def _discard_warm(self, warm: WarmContainer) -> None:
         warm.close()
-        remove_container(self._engine_here(), warm.id)
-
-    def _sweep_now_and_then(self) -> None:
-        """Every worker removes expired leftovers (of a worker that died) once a minute."""
-        if time.monotonic() - self.swept_at >= SWEEP_EVERY:
-            self.swept_at = time.monotonic()
-            with contextlib.suppress(*ENGINE_ERRORS):
-                sweep_leftovers(self.client)
+        self._remove(warm.id)
 
 
 def _why_it_ended(container: Any, exc: StreamEnded, stream: AttachStream) -> str:
@@ -414,18 +459,38 @@ def _why_it_ended(container: Any, exc: StreamEnded, stream: AttachStream) -> str
     return f"the sandbox stopped answering ({exc}; {facts})" + (f": {tail}" if tail else "")
 
 
-def remove_container(client: docker.DockerClient, container_id: str) -> None:
-    """Force-remove, whatever state it is in; the sweep retries what fails here."""
-    with contextlib.suppress(NotFound, APIError, *ENGINE_ERRORS):
+def remove_container(client: docker.DockerClient, container_id: str) -> bool:
+    """Force-remove, whatever state it is in; whether it is gone (removed, or already gone).
+    A DockerSandbox's janitor tries again what fails here."""
+    try:
         client.api.remove_container(container_id, force=True, v=True)
+    except NotFound:
+        return True
+    except (APIError, *ENGINE_ERRORS):  # the engine is away, or removing it already (409)
+        return False
+    return True
 
 
-def sweep_leftovers(client: docker.DockerClient) -> int:
-    """Remove sandbox containers whose deadline has passed (a crashed worker leaves them).
+def _stopped_at(client: docker.DockerClient, summary: dict[str, Any]) -> float | None:
+    """When a stopped container stopped (the listing does not say); None when unknown."""
+    try:
+        finished = str(client.api.inspect_container(summary["Id"])["State"]["FinishedAt"])
+        # RFC 3339 with nanoseconds, which datetime does not parse: the seconds are enough.
+        return datetime.fromisoformat(finished[:19] + "+00:00").timestamp()
+    except (NotFound, KeyError, TypeError, ValueError):
+        return None
+
+
+def sweep_leftovers(client: docker.DockerClient, abandoned_after: float = ABANDONED_AFTER) -> int:
+    """Remove sandbox containers whose deadline has passed, and abandoned ones; how many.
 
     The expires label is the time by which a container must be gone: for a cold one, its run's
     wall clock and a margin; for a warm one, its longest idle time and then the longest run and a
-    margin (a warm one is only taken for a run that ends before its label does).
+    margin (a warm one is only taken for a run that ends before its label does). Abandoned:
+    stopped for ``abandoned_after`` seconds (its worker was killed: a live one removes a finished
+    container within moments), or still created that long after it was (an engine that failed
+    between create and start). Removing a stopped container its worker still meant to remove
+    costs nothing: that worker's removal then finds it gone.
     """
     removed = 0
     now = time.time()
@@ -433,9 +498,14 @@ def sweep_leftovers(client: docker.DockerClient) -> int:
     # another worker removes one in between.
     for summary in client.api.containers(all=True, filters={"label": LABEL}):
         expires = (summary.get("Labels") or {}).get(EXPIRES_LABEL, "0")
-        # Ended and long unclaimed (its worker died), or half-created by an engine that failed.
-        abandoned = summary.get("State") in ("exited", "dead", "created") and (
-            now - float(summary.get("Created") or now) > ABANDONED_AFTER)
+        state = summary.get("State")
+        since = float(summary.get("Created") or now)
+        abandoned = False
+        if state in ("exited", "dead") and now - since > abandoned_after:
+            since = _stopped_at(client, summary) or since
+            abandoned = now - since > abandoned_after
+        elif state == "created":
+            abandoned = now - since > abandoned_after
         if not expires.isdigit() or int(expires) < now or abandoned:
             remove_container(client, summary["Id"])
             removed += 1

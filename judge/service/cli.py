@@ -28,6 +28,7 @@ from judge.service.private_redis import PrivateRedis, redis_binary
 from judge.service.supervision import Supervised
 from judge.service.users import create_user, user_named
 from judge.settings import Settings, get_settings
+from sandbox.docker_runner import engine_answers, wait_for_engine
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 WORKER_STOP_SECONDS = 20.0  # a warm shutdown lets running submissions finish for this long
@@ -105,11 +106,24 @@ def set_password_command(name: str, password_stdin: PasswordStdin = False) -> No
     err.print(f"password of {name.strip()!r} set", highlight=False)
 
 
+def wait_for_the_engine() -> None:
+    """A worker started before its Docker engine answers (a host booting, an engine restarting)
+    waits for it instead of exiting, and takes work once it answers."""
+    if engine_answers():
+        return
+    where = os.environ.get("DOCKER_HOST") or "the local socket"
+    err.print(f"waiting for the Docker engine at {where} (asking once a second)", highlight=False)
+    wait_for_engine(None)
+    err.print("the Docker engine answers", highlight=False)
+
+
 def worker(concurrency: Annotated[int, typer.Option(help="parallel submissions")] = 2) -> None:
-    """Run a Celery worker (with the recovery beat) that judges in the Docker sandbox."""
+    """Run a Celery worker (with the recovery beat) that judges in the Docker sandbox; started
+    before the Docker engine answers, it waits for it."""
     from judge.cli import open_sandbox
 
     prepare_database()
+    wait_for_the_engine()
     open_sandbox()  # build the image before taking work, so the first submission doesn't wait
     os.execv(sys.executable, worker_command(concurrency))
 
@@ -121,6 +135,7 @@ def validation_worker(concurrency: Annotated[int | None, typer.Option(
     from judge.cli import open_sandbox
 
     prepare_database()
+    wait_for_the_engine()
     open_sandbox()
     os.execv(sys.executable, validation_worker_command(
         concurrency or get_settings().validation_concurrency))

@@ -1,18 +1,21 @@
 """Celery tasks: thin. They take ids, open a session and call judge.service.jobs.
 
-Waiting out faults: when the sandbox is unavailable the task asks again later with a growing
-delay, and a database error is retried the same way; neither spends one of the submission's
-attempts (``judge.service.jobs``), so an outage delays verdicts and never becomes one.
+Waiting out faults: when the sandbox is unavailable the task waits until the engine answers again
+(at most a growing delay), then asks again; a database error is retried after such a delay;
+neither spends one of the submission's attempts (``judge.service.jobs``), so an outage delays
+verdicts and never becomes one.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
 from functools import lru_cache
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
-from celery.signals import worker_init, worker_process_shutdown, worker_shutdown
+from celery.signals import worker_init, worker_process_init, worker_process_shutdown, worker_shutdown
 from sqlalchemy.exc import DBAPIError
 
 from judge.sandboxes import docker_sandbox
@@ -28,7 +31,7 @@ from judge.service.celery_app import (
 )
 from judge.service.db.session import new_session
 from judge.settings import get_settings
-from sandbox.docker_runner import DockerSandbox
+from sandbox.docker_runner import DockerSandbox, engine_answers, wait_for_engine
 from sandbox.interface import Sandbox
 
 MAX_BACKOFF = 60.0
@@ -48,12 +51,37 @@ def _sandbox() -> DockerSandbox:
     return sandbox
 
 
+_opening = threading.Lock()  # one sandbox per process: the warm-up and a task never both make one
+log = logging.getLogger(__name__)
+WARM_UP_ASKS_EVERY = 5.0  # seconds between a warm-up's asks while the engine is away
+
+
 def worker_sandbox() -> Sandbox:
-    try:
-        return _sandbox()
-    except Exception:
-        _sandbox.cache_clear()  # the engine may come back: try again next time
-        raise
+    with _opening:
+        try:
+            return _sandbox()
+        except Exception:
+            _sandbox.cache_clear()  # the engine may come back: try again next time
+            raise
+
+
+def _open_when_the_engine_answers() -> None:
+    while True:
+        try:
+            worker_sandbox()
+            return
+        except Exception as exc:
+            log.warning("the sandbox is not ready yet: %s", (str(exc).splitlines() or [""])[0][:200])
+        wait_for_engine(None, every=WARM_UP_ASKS_EVERY)
+
+
+@worker_process_init.connect  # in each pool process, after the fork
+def _open_the_sandbox_ahead(**_: Any) -> None:
+    """Open this process's sandbox now, not at its first task: its janitor then sweeps the
+    leftovers of killed workers on a timer even while this worker never gets a task. In a
+    thread, so that the pool process's start (which Celery times) does not wait for the engine;
+    an engine that is away is waited for."""
+    threading.Thread(target=_open_when_the_engine_answers, daemon=True, name="sandbox-warm-up").start()
 
 
 @worker_process_shutdown.connect  # a prefork child leaving
@@ -73,6 +101,21 @@ def backoff(retries: int) -> float:
     return float(min(MAX_BACKOFF, 2 ** retries))
 
 
+def wait_out_the_engine(retries: int) -> float:
+    """The countdown of the retry after the sandbox was unavailable.
+
+    While the engine is away the task sleeps out its back-off here, but only until the engine
+    answers again (asked once a second), and then retries at once: an outage of T seconds costs
+    about T, where a countdown slept up to a minute past the engine's return. The message stays
+    unacknowledged meanwhile (acks late), so a worker killed while waiting loses nothing. An
+    engine that answers already failed for another reason (no image, no runtime): that waits
+    out the back-off as a countdown, never a loop."""
+    if engine_answers():
+        return backoff(retries)
+    wait_for_engine(backoff(retries))
+    return 0.0
+
+
 @celery.task(name=GRADE_TASK, bind=True, soft_time_limit=900, time_limit=960, max_retries=None)
 def grade_submission(task: Any, submission_id: int) -> str:
     try:
@@ -82,7 +125,7 @@ def grade_submission(task: Any, submission_id: int) -> str:
         raise task.retry(exc=exc, countdown=backoff(task.request.retries)) from exc
     queue = task.request.delivery_info.get("routing_key") if task.request.delivery_info else None
     if outcome is jobs.JobResult.WAIT:
-        raise task.retry(countdown=backoff(task.request.retries), queue=queue)
+        raise task.retry(countdown=wait_out_the_engine(task.request.retries), queue=queue)
     if outcome is jobs.JobResult.RETRY:
         enqueue_submission(submission_id, countdown=2, queue=queue or "submit")
     return outcome.value
@@ -107,7 +150,7 @@ def validate_version(task: Any, version_id: int) -> str:
     except DBAPIError as exc:
         raise task.retry(exc=exc, countdown=backoff(task.request.retries)) from exc
     if outcome is jobs.JobResult.WAIT:
-        raise task.retry(countdown=backoff(task.request.retries))
+        raise task.retry(countdown=wait_out_the_engine(task.request.retries))
     return outcome.value
 
 

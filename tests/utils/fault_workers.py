@@ -22,19 +22,30 @@ class Workers:
         self.prefix = f"faults-{os.getpid()}-{time.monotonic_ns()}:"
         self.processes: list[subprocess.Popen[bytes]] = []
 
-    def start(self, **env: str) -> subprocess.Popen[bytes]:
+    def start(self, command: list[str] | None = None, ready: bool = True,
+              **env: str) -> subprocess.Popen[bytes]:
+        """A worker (by default Celery's own command, as `judge serve` runs it), its log in
+        ``self.log(process)``; with ``ready``, once it consumes."""
         log = self.folder / f"worker-{len(self.processes)}.log"
         settings = {**os.environ, "JUDGE_BROKER_KEY_PREFIX": self.prefix, **env}
         with log.open("wb") as sink:
-            process = subprocess.Popen(worker_command(1), stdout=sink, stderr=subprocess.STDOUT,
-                                       env=settings, start_new_session=True)
+            process = subprocess.Popen(command or worker_command(1), stdout=sink,
+                                       stderr=subprocess.STDOUT, env=settings, start_new_session=True)
         self.processes.append(process)
-        deadline = time.monotonic() + 60
+        if ready:
+            self.wait_ready(process)
+        return process
+
+    def log(self, process: subprocess.Popen[bytes]) -> Path:
+        return self.folder / f"worker-{self.processes.index(process)}.log"
+
+    def wait_ready(self, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+        log = self.log(process)
+        deadline = time.monotonic() + timeout
         while b"ready." not in log.read_bytes():
             assert process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.2)
-        return process
 
     def send(self, submission_id: int, broker_url: str | None = None) -> None:
         settings = get_settings().model_copy(update={"broker_key_prefix": self.prefix})
