@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from judge.service.course_invitations import MAX_PENDING
-from judge.service.db.models import Role
+from judge.service.db.models import Role, User
 from judge.service.db.session import session_scope
 from judge.service.users import create_user
 from tests.fast.helpers import WRONG, error
@@ -246,3 +247,37 @@ def test_a_course_instructor_opens_their_learners_submissions(client: TestClient
     # The owner of a problem sees its hidden tests in full, as before.
     owned = client.get(f"{API}/submissions/{right}", headers=bearer(tokens.admin)).json()
     assert HIDDEN_MARK in str(owned["tests"])
+
+
+def test_an_invitation_to_teach_needs_a_teacher_when_accepted(client: TestClient, tokens: Tokens) -> None:
+    """Someone made a learner after being invited to teach cannot take the instructor's place."""
+    _, teacher = person(Role.INSTRUCTOR)
+    invited_name, invited = person(Role.INSTRUCTOR)
+    course = new_course(client, teacher, "Demoted meanwhile")
+    assert add(client, teacher, course["id"], invited_name).status_code == 200
+    [offer] = my_invitations(client, invited)
+    with session_scope() as session:
+        user = session.scalar(select(User).where(User.name == invited_name))
+        assert user is not None
+        user.role = Role.LEARNER.value
+    refused = client.post(f"{API}/me/invitations/{offer['id']}/accept", headers=bearer(invited))
+    assert "only instructors and admins can teach" in error(refused, 422, "invalid_input")
+    error(client.get(f"{API}/courses/{course['id']}", headers=bearer(invited)), 404, "not_found")
+    assert client.post(f"{API}/me/invitations/{offer['id']}/decline", headers=bearer(invited)).status_code == 204
+
+
+def test_naming_a_user_tells_outsiders_nothing_about_the_name(client: TestClient) -> None:
+    """Only the course's instructors learn whether a name is someone (as adding by name always
+    told them); to anyone else an existing and a missing name get the same answer."""
+    _, teacher = person(Role.INSTRUCTOR)
+    real_name, _ = person()
+    course = new_course(client, teacher, "Names")
+    _, stranger = person(Role.INSTRUCTOR)
+    _, learner = person()
+    for token, status in ((stranger, 404), (learner, 403), ("", 401)):
+        headers = bearer(token) if token else {}
+        answers = [client.post(f"{API}/courses/{course['id']}/members", headers=headers,
+                               json={"name": name, "role": "learner"}) for name in (real_name, "nobody-here")]
+        assert [a.status_code for a in answers] == [status, status]
+        assert answers[0].json() == answers[1].json()
+    assert my_invitations(client, new_user(unique("fast-nobody"))) == []
