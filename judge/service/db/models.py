@@ -126,7 +126,8 @@ class CourseInvitation(Base):
     they send for its assignments)."""
 
     __tablename__ = "course_invitations"
-    __table_args__ = (UniqueConstraint("course_id", "user_id"), Index("ix_course_invitations_user", "user_id"))
+    __table_args__ = (UniqueConstraint("course_id", "user_id"),
+                      Index("ix_course_invitations_user", "user_id"))
     id: Mapped[int] = mapped_column(primary_key=True)
     course_id: Mapped[int] = mapped_column(ForeignKey("courses.id", ondelete="CASCADE"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
