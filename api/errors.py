@@ -28,6 +28,7 @@ STATUS = {  # the one map from the judge's error codes to HTTP
     "too_many_invitations": 409,  # a course's pending invitations are capped
     "quota_exceeded": 429,
     "too_many_attempts": 429,  # failed sign-ins; with Retry-After
+    "busy": 429,  # the password hashing pool is full: at once, with Retry-After
     "bad_request": 400,
     "unavailable": 503,
 }

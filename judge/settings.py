@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,6 +73,9 @@ class Settings(BaseSettings):
     validation_concurrency: int = 1
     max_validation_seconds: float = 300.0
     max_wrong_solutions: int = 20
+    # Drafts of one owner's problems waiting for (or in) validation: the validation worker's
+    # time is shared by every author, and each draft may take max_validation_seconds of it.
+    author_validation_quota: int = 5
     heartbeat_interval_seconds: float = 10.0  # each worker writes its heartbeat this often
     ready_heartbeat_seconds: float = 30.0  # /readyz wants a worker heartbeat at most this old
 
@@ -81,6 +86,13 @@ class Settings(BaseSettings):
     password_time_cost: int = 3
     password_memory_kib: int = 64 * 1024
     password_parallelism: int = 4
+    # Every argon2 run of an API process goes through one pool (judge.service.password_hashing):
+    # this many threads, each with a block of password_memory_kib, and at most this many requests
+    # waiting for one; the next is a 429 `busy` at once. The threads run this much nicer than the
+    # API's own, so that a flood of sign-ins never delays another route's answer.
+    password_hash_workers: Annotated[int, Field(ge=1, le=64)] = 2
+    password_hash_queue: Annotated[int, Field(ge=0, le=1000)] = 16
+    password_hash_niceness: Annotated[int, Field(ge=0, le=39)] = 10
 
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{self.data_dir / 'judge.db'}"

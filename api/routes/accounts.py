@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
+from sqlalchemy.orm import Session
 
-from api.deps import Admin, CurrentCaller, CurrentUser, SessionDep
+from api import password_work
+from api.deps import Admin, Caller, CurrentCaller, CurrentUser, SessionDep
 from api.schemas import Me
 from api.schemas.accounts import (
     PasswordChange,
@@ -58,19 +60,34 @@ def _session_out(user: User, row: WebSession) -> SessionOut:
     return SessionOut(user=Me(id=user.id, name=user.name, role=user.role), csrf_token=row.csrf_token)
 
 
+# The routes that hash a password are async and run their work on api.password_work's threads,
+# never on the pool the other routes share; a full hashing pool answers 429 busy at once.
+BUSY: Responses = {429: {"description": "the password hashing pool is full (busy, Retry-After: 1)"}}
+
+
 @router.post("/auth/sign-in", response_model=SessionOut, responses={
     401: {"description": "the name or the password is wrong (one answer for both)"},
-    429: {"description": "too many failed sign-ins for this name or address (Retry-After)"}})
-def sign_in(body: SignIn, session: SessionDep, request: Request, response: Response) -> SessionOut:
+    429: {"description": "too many failed sign-ins for this name or address (too_many_attempts), "
+                         "or the password hashing pool is full (busy); with Retry-After"}})
+async def sign_in(body: SignIn, request: Request, response: Response) -> SessionOut:
     """Sign in with a user name and password: sets the session cookie and returns the CSRF token."""
+    return await password_work.run(_sign_in, body, request, response)
+
+
+def _sign_in(session: Session, body: SignIn, request: Request, response: Response) -> SessionOut:
     user = accounts.authenticate(session, body.name, body.password, client_address(request))
     return _signed_in(session, request, response, user)
 
 
 @router.post("/auth/register", response_model=SessionOut, status_code=201, responses={
-    404: {"description": "no course has this join code"}, 409: {"description": "the name is taken"}})
-def register(body: Register, session: SessionDep, request: Request, response: Response) -> SessionOut:
+    404: {"description": "no course has this join code"}, 409: {"description": "the name is taken"},
+    **BUSY})
+async def register(body: Register, request: Request, response: Response) -> SessionOut:
     """Create a learner account through a course's join link, join that course and sign in."""
+    return await password_work.run(_register, body, request, response)
+
+
+def _register(session: Session, body: Register, request: Request, response: Response) -> SessionOut:
     user = users.register(session, body.name, body.password, body.join_code)
     return _signed_in(session, request, response, user)
 
@@ -101,15 +118,19 @@ def read_session(caller: CurrentCaller) -> SessionOut:
 
 @router.put("/me/password", status_code=204, responses={
     **UNAUTHORIZED, 403: {"description": "the current password is wrong or missing, or no CSRF token"},
-    429: {"description": "too many wrong passwords (Retry-After)"}})
-def change_password(body: PasswordChange, session: SessionDep, caller: CurrentCaller,
-                    request: Request) -> Response:
+    429: {"description": "too many wrong passwords (too_many_attempts), or the password hashing "
+                         "pool is full (busy); with Retry-After"}})
+async def change_password(body: PasswordChange, caller: CurrentCaller, request: Request) -> Response:
     """Set your password (give the current one when you have one); your other sessions end."""
-    user = users.find_user(session, caller.user.id)
-    accounts.change_password(session, user, body.new_password, body.current_password,
-                             client_address(request), keep_session=caller.web_session_id)
-    session.commit()
+    await password_work.run(_change_password, body, caller, client_address(request))
     return Response(status_code=204)
+
+
+def _change_password(session: Session, body: PasswordChange, caller: Caller, address: str) -> None:
+    user = users.find_user(session, caller.user.id)
+    accounts.change_password(session, user, body.new_password, body.current_password, address,
+                             keep_session=caller.web_session_id)
+    session.commit()
 
 
 def _token_out(row: object) -> TokenOut:
@@ -153,9 +174,13 @@ def list_users(session: SessionDep, _: Admin, limit: Annotated[int, Query(ge=1, 
 
 
 @router.post("/users", response_model=UserOut, status_code=201, responses={
-    **ADMIN_ONLY, 409: {"description": "the name is taken"}})
-def create_user(body: UserCreate, session: SessionDep, _: Admin) -> UserOut:
+    **ADMIN_ONLY, 409: {"description": "the name is taken"}, **BUSY})
+async def create_user(body: UserCreate, _: Admin) -> UserOut:
     """Create a user who signs in with a password (admins only)."""
+    return await password_work.run(_create_user, body)
+
+
+def _create_user(session: Session, body: UserCreate) -> UserOut:
     user = users.add_user(session, body.name, body.role, body.password)
     session.commit()
     return _user_out(user)

@@ -111,6 +111,15 @@ SANDBOX_FAILURES = prometheus_client.Counter(
 WARM_POOL_SIZE = prometheus_client.Gauge(
     "judge_warm_pool_containers", "Sandbox containers started and waiting for a submission.",
     multiprocess_mode="livesum")
+# The API's argon2 runs (judge.service.password_hashing): what a flood of sign-ins costs, and
+# how often the pool was full.
+PASSWORD_HASHES = prometheus_client.Counter(
+    "judge_password_hashes", "argon2 runs by kind: verify (a sign-in, or the current password "
+    "before a change) and hash (a new password, or a stored hash made again with new parameters).",
+    ["kind"])
+PASSWORD_HASHING_REFUSED = prometheus_client.Counter(
+    "judge_password_hashing_refused", "Requests answered 429 busy at once: the hashing pool's "
+    "workers and queue were all taken.")
 
 P = ParamSpec("P")
 
@@ -151,6 +160,16 @@ def sandbox_failure(reason: str) -> None:
 @_never_raises
 def warm_pool_size(size: int) -> None:
     WARM_POOL_SIZE.set(size)
+
+
+@_never_raises
+def password_hashed(kind: str) -> None:
+    PASSWORD_HASHES.labels(kind=kind).inc()
+
+
+@_never_raises
+def password_hashing_refused() -> None:
+    PASSWORD_HASHING_REFUSED.inc()
 
 
 # ---------------------------------------------------------------------------------------------

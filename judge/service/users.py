@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.errors import Conflict, InvalidInput, NotFound
-from judge.service.accounts import hash_password, normalize_name
+from judge.service.accounts import check_new_password, hash_password, normalize_name
 from judge.service.courses_join import course_for_code, join_by_code
 from judge.service.db.models import ApiToken, Role, User, utcnow
 from judge.service.web_sessions import end_sessions
@@ -35,12 +35,19 @@ def hash_token(token: str) -> str:
 
 
 def add_user(session: Session, name: str, role: Role, password: str | None = None) -> User:
-    """A new user, with an argon2 hash of ``password`` when one is given."""
+    """A new user, with an argon2 hash of ``password`` when one is given. The session must hold
+    no unwritten change: its transaction ends before the hash is made, so that no database
+    connection is held while the hashing pool works (or queues)."""
     name = normalize_name(name)
+    if password is not None:
+        check_new_password(password)
     if session.scalar(select(User).where(User.name == name)) is not None:
         raise Conflict(f"a user named {name!r} already exists")
-    user = User(name=name, role=role.value,
-                password_hash=hash_password(password) if password is not None else None)
+    password_hash = None
+    if password is not None:
+        session.commit()
+        password_hash = hash_password(password)
+    user = User(name=name, role=role.value, password_hash=password_hash)
     session.add(user)
     try:
         session.flush()

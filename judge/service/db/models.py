@@ -82,15 +82,31 @@ class WebSession(Base):
 
 
 class SignInFailure(Base):
-    """One failed sign-in, by the name tried and the client's address: the rate limit counts them."""
+    """One sign-in attempt, by the name tried and the client's address: the rate limit counts
+    them. Written before the password is checked (``pending``) and deleted when it proves right,
+    so a row is a failure, or an attempt still being checked (judge.service.sign_in_limits)."""
 
     __tablename__ = "sign_in_failures"
     __table_args__ = (Index("ix_sign_in_failures_name", "name", "failed_at"),
-                      Index("ix_sign_in_failures_address", "address", "failed_at"))
+                      Index("ix_sign_in_failures_address", "address", "failed_at"),
+                      Index("ix_sign_in_failures_failed_at", "failed_at"))
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
     address: Mapped[str] = mapped_column(String(64))
     failed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # True while its password is being checked: a success elsewhere forgets only settled failures.
+    pending: Mapped[bool] = mapped_column(default=False)
+
+
+class SignInKey(Base):
+    """A name or an address the rate limit counts (``name:...``, ``address:...``): a sign-in
+    locks its two rows while it counts and writes its attempt, so attempts for one key are
+    counted one at a time, never side by side."""
+
+    __tablename__ = "sign_in_keys"
+    __table_args__ = (Index("ix_sign_in_keys_used_at", "used_at"),)
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    used_at: Mapped[datetime]
 
 
 class Course(Base):

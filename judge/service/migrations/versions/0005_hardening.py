@@ -36,6 +36,16 @@ def upgrade() -> None:
     )
     op.create_index("ix_course_invitations_user", "course_invitations", ["user_id"])
     # -- sign-in attempt reservations --
+    op.create_table(
+        "sign_in_keys",
+        sa.Column("key", sa.String(length=120), nullable=False),
+        sa.Column("used_at", sa.DateTime(), nullable=False),
+        sa.PrimaryKeyConstraint("key"),
+    )
+    op.create_index("ix_sign_in_keys_used_at", "sign_in_keys", ["used_at"])
+    op.create_index("ix_sign_in_failures_failed_at", "sign_in_failures", ["failed_at"])
+    with op.batch_alter_table("sign_in_failures") as batch_op:
+        batch_op.add_column(sa.Column("pending", sa.Boolean(), nullable=False, server_default=sa.false()))
     # -- stored results --
     _store_results_once()
 
@@ -45,6 +55,11 @@ def downgrade() -> None:
     # -- stored results --
     _restore_actual_key()
     # -- sign-in attempt reservations --
+    with op.batch_alter_table("sign_in_failures") as batch_op:
+        batch_op.drop_column("pending")
+    op.drop_index("ix_sign_in_failures_failed_at", table_name="sign_in_failures")
+    op.drop_index("ix_sign_in_keys_used_at", table_name="sign_in_keys")
+    op.drop_table("sign_in_keys")
     # -- course invitations --
     op.drop_index("ix_course_invitations_user", table_name="course_invitations")
     op.drop_table("course_invitations")
