@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, InvalidInput, NotFound
+from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded
 from judge.problem_paths import shown
 from judge.problems import SLUG, ProblemError
 from judge.results import Verdict
@@ -67,13 +67,29 @@ def _slug_in(files: dict[str, str]) -> str | None:
     return slug if isinstance(slug, str) else None
 
 
+def _check_validation_quota(session: Session, row: ProblemRow) -> None:
+    """QuotaExceeded when row's owner has more drafts waiting for validation than the quota
+    (the one just added counted)."""
+    quota = get_settings().author_validation_quota
+    waiting = session.scalar(select(func.count()).select_from(ProblemVersion).join(
+        ProblemRow, ProblemRow.id == ProblemVersion.problem_id).where(
+        ProblemRow.owner_id == row.owner_id, ProblemVersion.status == VersionStatus.DRAFT)) or 0
+    if waiting > quota:
+        raise QuotaExceeded(f"{waiting - 1} drafts of your problems are waiting for validation; "
+                            f"the limit is {quota}: upload again once one is validated",
+                            retry_after=30)
+
+
 def add_draft(session: Session, row: ProblemRow, files: dict[str, str]) -> ProblemVersion:
     """Store files as a draft version of row (unless that exact version exists) and queue its
-    validation. A folder that does not load is refused (ProblemError) and nothing is stored."""
+    validation. A folder that does not load is refused (ProblemError), as is a draft over its
+    owner's validation quota (QuotaExceeded), and then nothing is stored."""
     try:
         version, created = add_version(session, row, files,
                                        max_wrong=get_settings().max_wrong_solutions)
-    except ProblemError:
+        if created:
+            _check_validation_quota(session, row)
+    except (ProblemError, QuotaExceeded):
         session.rollback()  # a problem row claimed for this upload goes too
         raise
     session.commit()

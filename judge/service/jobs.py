@@ -142,13 +142,17 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
     return JobResult.DONE if stored else JobResult.SKIPPED
 
 
-def validate_version(session: Session, version_id: int, make_sandbox: SandboxFactory) -> JobResult:
+def validate_version(session: Session, version_id: int, make_sandbox: SandboxFactory,
+                     let_through: tuple[type[BaseException], ...] = ()) -> JobResult:
     """Prove a draft version in the sandbox and store the report (see judge.validation) on it;
     ``failures`` stays in the report, empty when the version may be published. The whole of it
-    runs within ``JUDGE_MAX_VALIDATION_SECONDS`` of wall clock."""
+    runs within ``JUDGE_MAX_VALIDATION_SECONDS`` of wall clock. A failure of the judge's own
+    ends the version invalid saying so (never a draft forever); ``let_through`` (the task's
+    time limit) and database errors propagate."""
     version = session.get(ProblemVersion, version_id)
     if version is None or version.status != VersionStatus.DRAFT:
         return JobResult.SKIPPED
+    propagate: tuple[type[BaseException], ...] = (DBAPIError, *let_through)
     try:
         report: dict[str, Any] = check_problem(
             load_version(version), BehindJudging(make_sandbox()),
@@ -158,6 +162,12 @@ def validate_version(session: Session, version_id: int, make_sandbox: SandboxFac
     except SandboxUnavailable:
         metrics.sandbox_failure("no_engine")
         return JobResult.WAIT
+    except propagate:
+        raise
+    except Exception as exc:
+        log.exception("validating version %s failed", version_id)
+        report = {"failures": [f"the judge failed while validating: {type(exc).__name__}: "
+                               f"{safe_text(str(exc))[:300]}"]}
     _store_validation(session, version, report)
     return JobResult.DONE
 

@@ -144,7 +144,8 @@ def validate_version(task: Any, version_id: int) -> str:
     try:
         with new_session() as session:
             try:
-                outcome = jobs.validate_version(session, version_id, worker_sandbox)
+                outcome = jobs.validate_version(session, version_id, worker_sandbox,
+                                                let_through=(SoftTimeLimitExceeded,))
             except SoftTimeLimitExceeded:
                 outcome = jobs.validation_overran(session, version_id, _BUDGET)
     except DBAPIError as exc:
