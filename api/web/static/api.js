@@ -84,12 +84,12 @@ export async function readSession(signal) {
 
 export async function api(path, options) {
   // token: a token to try instead of the saved one (the sign-in page checks one with /me);
-  // "" sends none, so the cookie alone speaks.
-  const { method = "GET", json, signal, token } = options || {};
+  // "" sends none, so the cookie alone speaks. headers: more request headers (Idempotency-Key).
+  const { method = "GET", json, signal, token, headers: extra } = options || {};
   const bearer = token ?? getToken();
   const body = json === undefined ? undefined : JSON.stringify(json);
   const headers = () => {
-    const made = { Accept: "application/json" };
+    const made = { Accept: "application/json", ...extra };
     if (json !== undefined) made["Content-Type"] = "application/json";
     if (bearer) made.Authorization = "Bearer " + bearer;
     else if (CHANGES.has(method) && csrf) made["X-CSRF-Token"] = csrf;

@@ -6,6 +6,7 @@ import { assignmentContext } from "./assignment-banner.js";
 import { badge, el, link, notice, percent, serverHtml, setTitle, show } from "./dom.js";
 import { editor, loadDraft, saveDraft } from "./editor.js";
 import { hintsAndEditorial } from "./hints.js";
+import { holdButton, idempotencyKey } from "./inflight.js";
 import { follow, liveStatus, resultView } from "./results.js";
 import { isNarrow, tabs } from "./tabs.js";
 import { tryInput } from "./tryinput.js";
@@ -77,8 +78,9 @@ export async function problemPage(slug, signal) {
   const panel = el("div", { class: "result-panel" }, // the status beside the buttons is the live region
     el("p", { class: "muted" }, "Run checks the public tests; Submit judges every test."));
   const status = el("span", { class: "verdict-status", role: "status" });
-  const buttons = [];
-  let following = null; // the submission being followed; a newer one replaces it
+  const holds = {}; // mode -> the hold on its button (inflight.js): one submission in flight each
+  let shown = null; // the id of the submission the panel shows: the newest one sent
+  let sentHere = false; // sent from this page since it loaded, so the reload's latest is not shown
   let layout = null;
   const help = el("div");
   const drawHelp = () => help.replaceChildren(hintsAndEditorial(problem, signal));
@@ -107,40 +109,50 @@ export async function problemPage(slug, signal) {
     const box = panel.getBoundingClientRect();
     if (box.top > window.innerHeight - 160) actions.scrollIntoView({ block: "start", behavior: "smooth" });
   };
-  const track = async (submission, shown) => {
-    if (following) following.abort();
-    const mine = (following = new AbortController());
-    const signals = AbortSignal.any ? AbortSignal.any([signal, mine.signal]) : mine.signal;
+  // Follows a submission to its verdict. Each is followed to its end, so that its button is held
+  // until then; only the newest draws, so a Run sent while a Submit is judged takes the panel.
+  const track = async (submission, sentNow) => {
+    shown = submission.id;
+    const mine = () => shown === submission.id;
     try {
-      const done = await follow(submission, draw, signals);
-      if (shown && done.mode === "submit" && done.verdict === "accepted" && !problem.editorial_available) {
+      const done = await follow(submission, (s, elapsed) => { if (mine()) draw(s, elapsed); }, signal);
+      if (sentNow && done.mode === "submit" && done.verdict === "accepted" && !problem.editorial_available) {
         problem = await api(problemPath(slug), { signal }); // the editorial may open now
         drawHelp();
       }
     } catch (error) {
-      if (error.name !== "AbortError") panel.replaceChildren(notice(error.message, "error"));
+      if (error.name !== "AbortError" && mine()) panel.replaceChildren(notice(error.message, "error"));
     }
   };
+  // Sends one submission for a button and holds that button until its verdict or its refusal.
   const post = async (body, label) => {
-    if (buttons.some((b) => b.disabled)) return;
-    buttons.forEach((b) => { b.disabled = true; });
+    const held = holds[body.mode];
+    if (held?.busy) return;
+    held?.hold();
+    sentHere = true;
     say.say(label);
     panel.replaceChildren(el("p", { class: "muted" }, label));
     reveal();
+    let created;
     try {
-      const created = await api("/submissions", { method: "POST", json: { problem: slug, code: code.value, ...body }, signal });
-      buttons.forEach((b) => { b.disabled = false; });
-      track(created, true);
+      created = await api("/submissions", { method: "POST", json: { problem: slug, code: code.value, ...body },
+        headers: { "Idempotency-Key": idempotencyKey() }, signal });
     } catch (error) {
-      buttons.forEach((b) => { b.disabled = false; });
+      held?.release();
       const tried = body.mode === "try"; // the try form shows its refusal under the fields
       say.say(error.name === "AbortError" ? "" : `Not sent: see the message ${tried ? "under the form" : "below"}`);
       if (error.name !== "AbortError" && !tried) panel.replaceChildren(notice(error.message, "error"));
       throw error;
     }
+    try {
+      await track(created, true);
+    } finally {
+      held?.release();
+    }
   };
   const assignment = assignmentContext(slug, signal); // ?assignment=ID: a banner, and Submit counts for it
   const send = (mode) => post({ mode, ...assignment.fields(mode) }, mode === "run" ? "Sending to run…" : "Submitting…").catch(() => {});
+  // The try form holds its own button around this call (tryinput.js), so its hold is not here.
   const tryForm = tryInput(problem, (values) => post({ mode: "try", arguments: values }, "Trying your arguments…"));
 
   const run = el("button", { type: "button", onclick: () => send("run") }, "Run");
@@ -154,7 +166,8 @@ export async function problemPage(slug, signal) {
       }
     },
   }, "Reset to starter");
-  buttons.push(run, submit);
+  holds.run = holdButton(run);
+  holds.submit = holdButton(submit);
   const actions = el("div", { class: "actions" }, run, submit, tryForm.toggle, reset, status);
 
   const statementPanel = el("section", { class: "left" },
@@ -197,9 +210,12 @@ export async function problemPage(slug, signal) {
     layout.bar,
     el("div", { class: "columns" }, statementPanel, el("section", { class: "right" }, codePanel, resultsPanel)));
 
-  // After a reload: the latest submission again (followed live if still pending), unless the
-  // learner has already sent a new one.
+  // After a reload: the latest submission again (followed live if still pending, its button held
+  // until its verdict), unless the learner has already sent a new one.
   latestSubmission(slug, signal).then((latest) => {
-    if (latest && !following) track(latest, false);
+    if (!latest || sentHere) return;
+    const held = latest.status !== "done" && !holds[latest.mode]?.busy ? holds[latest.mode] : null;
+    held?.hold();
+    track(latest, false).finally(() => held?.release());
   }).catch(() => {}); // a nicety: the page works without it
 }

@@ -2,6 +2,7 @@
 // page checks only that each field is JSON (saying what is wrong and how to write it); the judge
 // checks the values against the declared types and names the parameter that does not fit.
 import { el } from "./dom.js";
+import { holdButton } from "./inflight.js";
 
 // What a learner used to Python writes instead of JSON, and how to write it.
 function jsonAdvice(text) {
@@ -28,8 +29,9 @@ function exampleFor(problem, index) {
   return sample ? JSON.stringify(sample.args[index]) : "";
 }
 
-// onTry(arguments) sends the try and resolves when it is queued (or rejects with the API's error,
-// shown under the form). Returns { toggle, form }.
+// onTry(arguments) sends the try and resolves when its verdict is in (or rejects with the API's
+// error, shown under the form); until then the Try button is held (inflight.js). Returns
+// { toggle, form }.
 export function tryInput(problem, onTry) {
   const parameters = problem.parameters || [];
   const fields = parameters.map((param, index) => {
@@ -49,6 +51,7 @@ export function tryInput(problem, onTry) {
   });
   const formError = el("p", { class: "form-error", role: "alert" });
   const tryButton = el("button", { type: "submit", class: "primary" }, "Try");
+  const held = holdButton(tryButton);
   const form = el("form", { class: "try-form", hidden: true, novalidate: true },
     el("p", { class: "muted" }, "Run your function and the reference on arguments of your own, written as JSON ",
       "(strings in double quotes; null, true, false; tuples as lists). Tries are not graded."),
@@ -58,6 +61,7 @@ export function tryInput(problem, onTry) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (held.busy) return; // a submit event queued before the button was disabled
     formError.textContent = "";
     const values = [];
     let firstBad = null;
@@ -80,13 +84,13 @@ export function tryInput(problem, onTry) {
       fields[gap].input.focus();
       return;
     }
-    tryButton.disabled = true;
+    held.hold();
     try {
       await onTry(values.map((v) => v.value));
     } catch (error) {
       if (error.name !== "AbortError") formError.textContent = error.message;
     } finally {
-      tryButton.disabled = false;
+      held.release();
     }
   });
 

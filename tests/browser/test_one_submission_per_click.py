@@ -1,0 +1,138 @@
+"""Run, Submit and Try each hold one submission: eight fast clicks on a button make one
+submission, sent with an Idempotency-Key; the button stays disabled and busy until the verdict is
+in, or until the API refuses the submission (a 429 over the queue quota), and then comes back."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+from sqlalchemy import delete
+
+from judge.service.db.models import Submission
+from judge.service.db.session import session_scope
+from tests.browser.conftest import STORY_PROBLEM, Account, PageFactory, StoryProblem
+from tests.browser.support import require_playwright
+from tests.utils.service import store_submission
+
+require_playwright()
+
+from playwright.sync_api import Locator, Page, Request, expect  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.docker]
+
+JUDGED = 60_000  # ms: judged in the sandbox by the session worker
+CLICKS = 8
+# The reference, one second slower to load: long enough that all eight clicks land while it is
+# judged, whatever this machine's load.
+SLOW_SOLUTION = (STORY_PROBLEM / "reference.py").read_text(encoding="utf-8") + "\nimport time\n\ntime.sleep(1.0)\n"
+
+
+def _posts(page: Page) -> list[Request]:
+    """Every POST /api/v1/submissions the page sends, from now on."""
+    sent: list[Request] = []
+    page.on("request", lambda r: sent.append(r) if r.method == "POST" and r.url.endswith("/api/v1/submissions")
+            else None)
+    return sent
+
+
+def _click_fast(page: Page, button: Locator) -> None:
+    """Eight real mouse clicks on the button's centre, 40 ms apart (a person's fast clicking)."""
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box is not None
+    for _ in range(CLICKS):
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(40)
+
+
+def _submissions(live_server: str, learner: Account, slug: str) -> list[dict[str, object]]:
+    with httpx.Client(base_url=live_server, headers={"Authorization": f"Bearer {learner.token}"}, timeout=30) as http:
+        listed = http.get("/api/v1/submissions", params={"problem": slug, "limit": 100})
+        assert listed.status_code == 200, listed.text
+        return list(listed.json()["items"])
+
+
+def _problem_page(open_page: PageFactory, learner: Account, story_problem: StoryProblem) -> Page:
+    page = open_page(token=learner.token)
+    page.goto(f"/problems/{story_problem.slug}")
+    page.evaluate("([key, code]) => localStorage.setItem(key, code)",
+                  [f"judge.draft.{story_problem.slug}", SLOW_SOLUTION])
+    page.reload()
+    expect(page.get_by_role("button", name="Submit", exact=True)).to_be_enabled()
+    return page
+
+
+def _held(button: Locator) -> None:
+    expect(button).to_be_disabled()
+    expect(button).to_have_attribute("aria-busy", "true")
+    expect(button).to_have_class(re.compile(r"\bbusy\b"))
+
+
+def _back(button: Locator) -> None:
+    expect(button).to_be_enabled(timeout=JUDGED)
+    expect(button).not_to_have_attribute("aria-busy", "true")
+
+
+@pytest.mark.parametrize("mode", ["run", "submit", "try"])
+def test_eight_fast_clicks_make_one_submission_held_until_its_verdict(
+        open_page: PageFactory, learner: Account, story_problem: StoryProblem, live_server: str, mode: str) -> None:
+    page = _problem_page(open_page, learner, story_problem)
+    if mode == "try":
+        page.get_by_role("button", name="Try your own arguments").click()
+        button = page.get_by_role("button", name="Try", exact=True)
+    else:
+        button = page.get_by_role("button", name=mode.capitalize(), exact=True)
+    posts = _posts(page)
+
+    _click_fast(page, button)
+    _held(button)
+    _back(button)
+
+    # The button came back only once the verdict was in: the one submission is done by now.
+    made = _submissions(live_server, learner, story_problem.slug)
+    assert [(s["mode"], s["status"]) for s in made] == [(mode, "done")], made
+    assert len(posts) == 1, [p.post_data for p in posts]
+    first_key = posts[0].headers.get("idempotency-key")
+    assert first_key, posts[0].headers
+
+    # The next click is a new submission, with a key of its own.
+    button.click()
+    _held(button)
+    _back(button)
+    assert len(_submissions(live_server, learner, story_problem.slug)) == 2
+    assert len(posts) == 2 and posts[1].headers.get("idempotency-key") not in (None, first_key)
+
+
+@contextmanager
+def _queue_full(learner: Account, slug: str) -> Iterator[None]:
+    """The learner's queue quota (5) filled with submissions no worker is sent: the next is a 429."""
+    ids = [store_submission(user=learner.name, problem=slug, mode="submit") for _ in range(5)]
+    try:
+        yield
+    finally:
+        with session_scope() as session:
+            session.execute(delete(Submission).where(Submission.id.in_(ids)))
+
+
+def test_a_refused_submission_gives_the_button_back_at_once(
+        open_page: PageFactory, learner: Account, story_problem: StoryProblem, live_server: str) -> None:
+    page = _problem_page(open_page, learner, story_problem)
+    submit = page.get_by_role("button", name="Submit", exact=True)
+    posts = _posts(page)
+    with _queue_full(learner, story_problem.slug):
+        with page.expect_response(lambda r: r.url.endswith("/api/v1/submissions") and r.status == 429):
+            submit.click()
+        _back(submit)
+        expect(page.get_by_text(re.compile("the limit is 5"))).to_be_visible()
+        assert len(posts) == 1
+    # The quota has room again: the same button sends, and is held until the verdict.
+    _click_fast(page, submit)
+    _held(submit)
+    _back(submit)
+    assert len(posts) == 2
+    made = [s for s in _submissions(live_server, learner, story_problem.slug) if s["status"] == "done"]
+    assert len(made) == 1, made
