@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from api.schemas.bounds import Id
+from api.schemas.bounds import BodyId
 from judge.service.submissions import Mode
 
 
@@ -20,7 +20,7 @@ class SubmissionCreate(BaseModel):
     arguments: list[Any] | None = Field(None, description=(
         "for mode try only: one JSON value per parameter, in order, each of the declared type "
         "(at most 64 KiB of JSON)"))
-    assignment: Id | None = Field(None, description=(
+    assignment: BodyId | None = Field(None, description=(
         "the id of an assignment of one of your courses that holds the problem: the submission "
         "counts in its gradebook (mode submit only); refused before it opens (403 not_open) and "
         "after it is due when it takes no late work (403 past_due), else marked late"))

@@ -16,6 +16,9 @@ from judge.service.courses import MAX_ID
 
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]  # a row's id: PostgreSQL's BIGINT, SQLite's INTEGER
 Offset = Annotated[int, Field(ge=0, le=MAX_ID)]  # rows to skip: OFFSET takes a 64-bit integer
+# An id in a JSON body is a JSON integer: true or "12" is refused, not read as 1 or 12 (a path or
+# a query is text, so Id parses it).
+BodyId = Annotated[int, Field(strict=True, ge=1, le=MAX_ID)]
 
 # Times are stored as naive UTC. The range keeps the conversion (an offset of up to a day either
 # way) and any later arithmetic on a stored time (a day or a year added) inside datetime's years.

@@ -2,7 +2,7 @@
 
 The test walks the API's own OpenAPI document, so a route added later is covered without being
 named here: every integer in a path, a query or a JSON body gets 2**63 (one past PostgreSQL's
-BIGINT), 2**64 and -1, and every time in a body gets instants whose conversion to UTC leaves the
+BIGINT), 2**64 and -1 (a body's also true and "1"), and every time in a body gets instants whose conversion to UTC leaves the
 years 1 to 9999. Each must be a 422 that names the field, in the service's error shape, never a
 5xx; floats get NaN, infinities and 1e309, and must not be a 5xx either.
 """
@@ -24,6 +24,7 @@ from tests.utils.service_fixtures import Tokens
 pytestmark = pytest.mark.fast
 
 BAD_INTEGERS = [2**63, 2**64, -1]
+BAD_BODY_INTEGERS = [*BAD_INTEGERS, True, "1"]  # a JSON body's id is a JSON integer, not read into one
 BAD_FLOATS = ["nan", "inf", "-inf", "1e309"]
 # Each is a valid ISO 8601 instant whose UTC form is in year 0 or year 10000.
 OVERFLOWING_TIMES = ["0001-01-01T00:00:00+02:04", "9999-12-31T23:59:59-01:00"]
@@ -129,7 +130,7 @@ def _cases(client: TestClient) -> Iterator[tuple[Operation, str, str, dict[str, 
                 yield (operation, f"{where}.{name}={value}", f"{where}.{name}",
                        values if where == "path" else {}, values if where == "query" else {}, operation.body)
         for at, kind in _leaves(doc, operation.body_schema):
-            for value in BAD_INTEGERS if kind == "integer" else OVERFLOWING_TIMES:
+            for value in BAD_BODY_INTEGERS if kind == "integer" else OVERFLOWING_TIMES:
                 body = copy.deepcopy(operation.body)
                 target = body
                 for key in at[:-1]:
