@@ -122,6 +122,28 @@ def test_a_request_framed_twice_is_refused_and_its_connection_closed(server: tup
     assert closed, "the connection stayed open after the refusal"
 
 
+MALFORMED = {
+    "two different lengths": b"Content-Length: 3\r\nContent-Length: 40\r\n\r\nabc",
+    "a coding other than chunked": b"Transfer-Encoding: identity, chunked\r\n\r\n0\r\n\r\n",
+    "a space before the colon": b"Transfer-Encoding : chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
+    "Transfer-Encoding twice": b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    "a folded Transfer-Encoding": b"Transfer-Encoding:\r\n chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("framing", MALFORMED.values(), ids=MALFORMED.keys())
+def test_a_request_the_parser_refuses_is_a_400_in_the_error_shape_and_closes(server: tuple[str, int],
+                                                                             framing: bytes) -> None:
+    with _connect(server) as sock:
+        sock.sendall(b"POST /healthz HTTP/1.1\r\nHost: judge\r\n" + framing + HIDDEN)
+        raw, closed = _read_until_closed(sock, 10)
+    answers = _responses(raw)
+    assert [status for status, _, _ in answers] == [400], raw[:1000]
+    error = json.loads(answers[0][2])["error"]
+    assert error["code"] == "bad_request" and error["message"], error
+    assert closed
+
+
 def test_pipelined_requests_framed_once_are_all_answered(server: tuple[str, int]) -> None:
     """The refusal is about the double framing: a client that pipelines plain requests is served."""
     chunked = b"POST /healthz HTTP/1.1\r\nHost: judge\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
