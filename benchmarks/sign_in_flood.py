@@ -65,8 +65,8 @@ def attack():
     with httpx.Client(base_url=base, timeout=120) as http:
         while time.monotonic() < deadline:
             address = ".".join(str(random.randrange(1, 255)) for _ in range(4))
-            response = http.post("/api/v1/auth/sign-in", headers={"X-Forwarded-For": address},
-                                 json={"name": f"flood-{uuid.uuid4().hex[:12]}", "password": "a wrong password"})
+            guess = {"name": f"flood-{uuid.uuid4().hex[:12]}", "password": "a wrong password"}
+            response = http.post("/api/v1/auth/sign-in", headers={"X-Forwarded-For": address}, json=guess)
             code = response.json().get("error", {}).get("code") if response.status_code >= 400 else None
             with lock:
                 answers[f"{response.status_code} {code}"] += 1
@@ -144,15 +144,20 @@ def api(env: dict[str, str], data: Path) -> Iterator[str]:
 
 def make_token(env: dict[str, str]) -> str:
     """A learner's token, made in the server's database by a process with its settings."""
-    code = ("from judge.service.db.models import Role\nfrom judge.service.db.session import session_scope\n"
-            "from judge.service.users import create_user\nimport uuid\n"
-            "with session_scope() as s:\n    print(create_user(s, 'bench-' + uuid.uuid4().hex[:8], Role.LEARNER)[1])\n")
+    code = ("import uuid\nfrom judge.service.db.models import Role\n"
+            "from judge.service.db.session import session_scope\n"
+            "from judge.service.users import create_user\n"
+            "with session_scope() as s:\n"
+            "    print(create_user(s, 'bench-' + uuid.uuid4().hex[:8], Role.LEARNER)[1])\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, **env},
                           check=True, capture_output=True, text=True)
     return done.stdout.strip().splitlines()[-1]
 
 
-def probe(base: str, token: str, seconds: float, attack: tuple[int, float] | None) -> tuple[dict[str, list[float]], str]:
+def probe(base: str, token: str, seconds: float,
+          attack: tuple[int, float] | None) -> tuple[dict[str, list[float]], str]:
+    """Answer times by route while idle for ``seconds``, or while ``attack`` (attackers, seconds)
+    runs; and the attackers' answers by status and code (JSON)."""
     prober = subprocess.Popen([sys.executable, "-c", PROBE, base, token], stdout=subprocess.PIPE, text=True,
                               preexec_fn=at_api_priority)
     answers = ""
