@@ -3,14 +3,12 @@ learner's output within a budget per submission; linear explanations of huge val
 
 from __future__ import annotations
 
-import json
 import random
 import unicodedata
 from typing import Any
 
 import pytest
 
-from judge import explanations
 from judge.checkers import check_exact
 from judge.explanations import explain, first_difference, string_hints
 from judge.results import TestResult, TestStatus, Visibility, stored_tests
@@ -52,7 +50,7 @@ def test_the_text_of_a_checked_large_value_stands_in_for_it() -> None:
     assert result(text).as_json() == result(value).as_json()
     # Two large values that differ only past the cut are still told apart (validation compares
     # a reference's two runs by repr).
-    assert repr(shown(value)) != repr(shown(value[:-1] + [0]))
+    assert repr(shown(value)) != repr(shown([*value[:-1], 0]))
     assert isinstance(shown(text), Shown) and shown(text) is text
 
 
@@ -89,10 +87,14 @@ def test_a_try_stores_the_references_large_value_once_as_its_cut_text() -> None:
     assert small["expected"] == "out" and small["expected_note"] is None
 
 
-def test_stored_sizes_are_counted_as_the_database_stores_json() -> None:
-    data = result("\U0001f600" * 3_000).as_json()
-    # json.dumps escapes an astral character as two \\u escapes: 12 bytes for one character.
-    assert stored_size(data["actual_repr"]) == len(json.dumps(data["actual_repr"])) > 12 * 1_900
+def test_the_budget_counts_bytes_as_the_database_stores_them() -> None:
+    """json.dumps escapes an astral character as two \\u escapes: 12 bytes for one character,
+    so a cut text of 2,000 such characters costs 24,000 bytes of the budget, not 2,000."""
+    stored = stored_tests([result("\U0001f600" * 3_000) for _ in range(40)])
+    each = stored_size(stored[0]["actual_repr"]) + stored_size(stored[0]["actual_note"])
+    assert each > 12 * 1_990
+    kept = sum(t["budget_note"] is None for t in stored)
+    assert kept * each <= RESULTS_BUDGET_BYTES < (kept + 1) * each
 
 
 def test_first_difference_agrees_with_a_character_by_character_walk() -> None:
@@ -119,7 +121,7 @@ def test_text_that_is_not_stream_safe_is_never_normalized(monkeypatch: pytest.Mo
         normalized.append(len(text))
         return normalize(form, text)
 
-    monkeypatch.setattr(explanations.unicodedata, "normalize", recording)
+    monkeypatch.setattr(unicodedata, "normalize", recording)  # the module judge.explanations uses
     marks = "a" + "\u0301\u0316" * 40_000
     assert string_hints(marks, "b" + marks[1:]) == []
     assert normalized == []
