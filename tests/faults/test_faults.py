@@ -12,6 +12,7 @@ import contextlib
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -64,7 +65,11 @@ def _queued(count: int = 1, code: str | None = None) -> list[int]:
             for _ in range(count)]
 
 
-ENGINE_OUTAGE_SECONDS = 60
+# Past the first 63 s of back-off (1 + 2 + ... + 32), so that a task that slept its back-off out
+# would sleep on up to a minute after the engine's return.
+ENGINE_OUTAGE_SECONDS = 70
+# An outage of T seconds costs about T: the three verdicts come within this long of the return.
+JUDGED_AFTER_RETURN_WITHIN = 25.0
 
 
 def test_an_engine_outage_is_waited_out(workers: Workers, tokens: Tokens, client: TestClient,
@@ -75,17 +80,42 @@ def test_an_engine_outage_is_waited_out(workers: Workers, tokens: Tokens, client
     ids = _queued(3)
     for submission_id in ids:
         workers.send(submission_id)
-    for _ in range(ENGINE_OUTAGE_SECONDS // 15):  # looked at all through the outage, not only at its end
-        time.sleep(15)
+    for _ in range(ENGINE_OUTAGE_SECONDS // 14):  # looked at all through the outage, not only at its end
+        time.sleep(14)
         for submission_id in ids:
             row = _row(submission_id)
             assert row.status == SubmissionStatus.QUEUED and row.attempts == 0 and row.verdict is None
         assert client.get("/healthz").status_code == 200
     proxy.restore()
+    returned = time.monotonic()
     for submission_id in ids:
-        # The worker's back-off is capped at a minute, so it notices the engine within one.
         done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=120)
         assert done.verdict == "accepted" and done.attempts == 1
+    cost = time.monotonic() - returned
+    print(f"\nan engine outage of {ENGINE_OUTAGE_SECONDS} s: the last of 3 verdicts {cost:.1f} s after its return")
+    assert cost < JUDGED_AFTER_RETURN_WITHIN, "the waiting tasks slept on after the engine was back"
+
+
+def test_a_worker_started_while_the_engine_is_down_waits_for_it(
+        workers: Workers, tokens: Tokens, client: TestClient, tmp_path: Path) -> None:
+    proxy = SocketProxy(tmp_path / "engine.sock")
+    proxy.cut()
+    judge_worker = [sys.executable, "-m", "judge.service.cli", "worker", "--concurrency", "1"]
+    process = workers.start(judge_worker, ready=False, DOCKER_HOST=proxy.url)
+    log = workers.log(process)
+    deadline = time.monotonic() + 60
+    while b"waiting for the Docker engine" not in log.read_bytes():
+        assert process.poll() is None, log.read_text()  # it used to exit with status 2 here
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.2)
+    time.sleep(3)
+    assert process.poll() is None and b"ready." not in log.read_bytes(), log.read_text()
+    proxy.restore()
+    workers.wait_ready(process)  # it answers: the worker builds nothing new and consumes
+    [submission_id] = _queued()
+    workers.send(submission_id)
+    done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=60)
+    assert done.verdict == "accepted" and done.attempts == 1
 
 
 def test_a_sandbox_killed_from_outside_is_the_judges_failure(
