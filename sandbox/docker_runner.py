@@ -477,7 +477,7 @@ def _stopped_at(client: docker.DockerClient, summary: dict[str, Any]) -> float |
         finished = str(client.api.inspect_container(summary["Id"])["State"]["FinishedAt"])
         # RFC 3339 with nanoseconds, which datetime does not parse: the seconds are enough.
         return datetime.fromisoformat(finished[:19] + "+00:00").timestamp()
-    except (NotFound, KeyError, TypeError, ValueError):
+    except (*ENGINE_ERRORS, KeyError, TypeError, ValueError):  # gone meanwhile, or unreadable
         return None
 
 
