@@ -11,9 +11,10 @@ first with nothing else going on, then while the attackers run. The attackers ar
 process of their own at niceness 10 (standing in for clients on other machines, as in
 tests/faults/test_load.py), each sending failed sign-ins back to back, every one at a new name
 from a new address (``X-Forwarded-For``, which uvicorn takes from 127.0.0.1): the rate limit never
-stops them, only the hashing pool does. Prints p50/p99/max of both routes idle and under attack,
-the attackers' answers by status and code, and the server's own counts of argon2 runs and of
-refusals (``/metrics``).
+stops them, only the hashing pool does. Then, as a control, the same attackers ask ``/healthz``
+back to back: what a flood of requests costs the other answers when nothing is hashed. Prints
+p50/p99/max of both routes in the three phases, the attackers' answers by status and code, and the
+server's own counts of argon2 runs and of refusals (``/metrics``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ with httpx.Client(base_url=base, timeout=60) as health, \\
 
 ATTACK = """
 import collections, json, os, random, sys, threading, time, uuid, httpx
-base, threads, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+base, threads, seconds, control = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "control"
 os.nice(10)
 answers = collections.Counter()
 lock = threading.Lock()
@@ -66,7 +67,10 @@ def attack():
         while time.monotonic() < deadline:
             address = ".".join(str(random.randrange(1, 255)) for _ in range(4))
             guess = {"name": f"flood-{uuid.uuid4().hex[:12]}", "password": "a wrong password"}
-            response = http.post("/api/v1/auth/sign-in", headers={"X-Forwarded-For": address}, json=guess)
+            if control:
+                response = http.get("/healthz")
+            else:
+                response = http.post("/api/v1/auth/sign-in", headers={"X-Forwarded-For": address}, json=guess)
             code = response.json().get("error", {}).get("code") if response.status_code >= 400 else None
             with lock:
                 answers[f"{response.status_code} {code}"] += 1
@@ -155,9 +159,9 @@ def make_token(env: dict[str, str]) -> str:
 
 
 def probe(base: str, token: str, seconds: float,
-          attack: tuple[int, float] | None) -> tuple[dict[str, list[float]], str]:
-    """Answer times by route while idle for ``seconds``, or while ``attack`` (attackers, seconds)
-    runs; and the attackers' answers by status and code (JSON)."""
+          attack: tuple[int, str] | None) -> tuple[dict[str, list[float]], str]:
+    """Answer times by route while idle for ``seconds``, or while ``attack`` (attackers, and
+    ``sign-in`` or ``control``) runs as long; and the attackers' answers by status and code."""
     prober = subprocess.Popen([sys.executable, "-c", PROBE, base, token], stdout=subprocess.PIPE, text=True,
                               preexec_fn=at_api_priority)
     answers = ""
@@ -165,8 +169,8 @@ def probe(base: str, token: str, seconds: float,
         if attack is None:
             time.sleep(seconds)
         else:
-            threads, length = attack
-            answers = subprocess.run([sys.executable, "-c", ATTACK, base, str(threads), str(length)],
+            threads, kind = attack
+            answers = subprocess.run([sys.executable, "-c", ATTACK, base, str(threads), str(seconds), kind],
                                      check=True, capture_output=True, text=True).stdout
     finally:
         prober.terminate()
@@ -210,20 +214,23 @@ def main() -> None:
             idle, _ = probe(base, token, args.seconds, None)
             say(f"{args.attackers} attackers for {args.seconds:.0f} s")
             verify_before = metric(base, 'judge_password_hashes_total{kind="verify"}')
-            busy, answers = probe(base, token, args.seconds, (args.attackers, args.seconds))
+            busy, answers = probe(base, token, args.seconds, (args.attackers, "sign-in"))
             checks = metric(base, 'judge_password_hashes_total{kind="verify"}') - verify_before
             refused = metric(base, "judge_password_hashing_refused_total")
+            say(f"control: {args.attackers} clients asking /healthz for {args.seconds:.0f} s")
+            control, control_answers = probe(base, token, args.seconds, (args.attackers, "control"))
     print(f"\nSign-in flood on the {args.backend} backend, {os.cpu_count()} CPUs: "
           f"{args.attackers} attackers for {args.seconds:.0f} s\n")
     print("| route | answers | p50 ms | p99 ms | max ms |")
     print("|---|---|---|---|---|")
-    print(row("/healthz idle", idle["healthz"]))
-    print(row("/healthz under attack", busy["healthz"]))
-    print(row("GET /me idle", idle["me"]))
-    print(row("GET /me under attack", busy["me"]))
-    counts = json.loads(answers or "{}")
+    for route in ("/healthz", "GET /me"):
+        key = "healthz" if route == "/healthz" else "me"
+        print(row(f"{route} idle", idle[key]))
+        print(row(f"{route} while sign-ins fail", busy[key]))
+        print(row(f"{route} while /healthz is flooded (control)", control[key]))
+    counts, control_counts = json.loads(answers or "{}"), json.loads(control_answers or "{}")
     print(f"\nattackers' answers: {dict(sorted(counts.items()))}; the server's argon2 checks: {checks:.0f} "
-          f"({checks / args.seconds:.1f}/s), refused busy: {refused:.0f}")
+          f"({checks / args.seconds:.1f}/s), refused busy: {refused:.0f}; control answers: {control_counts}")
 
 
 if __name__ == "__main__":
