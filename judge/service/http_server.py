@@ -9,6 +9,10 @@ Both `judge serve` and `judge api` (production's API container) start the API th
 - A request's head (request line and headers) must arrive within ``HEADER_TIMEOUT`` seconds of
   its first byte, or of the connection's opening. uvicorn has no such timeout, so a client that
   sends half a request line and stalls (slowloris) held its connection for ever.
+- Its body then gets ``BODY_GRACE`` seconds and one more for every ``BODY_MIN_RATE`` bytes that
+  arrive (Apache's mod_reqtimeout rule), so a body sent a byte now and then cannot hold the
+  connection either, while a slow but steady upload goes through. Time the API itself spends not
+  reading (uvicorn pauses reading while the app is behind) is not held against the client.
 
 h11 already caps a head at 16 KiB (``h11_max_incomplete_event_size``); the keep-alive timeout
 closes a connection idle between requests.
@@ -28,6 +32,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 HEADER_TIMEOUT = 5.0  # seconds for a request's head: one packet for any client, a stall for none
+BODY_GRACE = 10.0  # seconds for a request's body, plus one for every BODY_MIN_RATE bytes received
+BODY_MIN_RATE = 500  # bytes a second: a 20 MiB archive at this rate would take 12 hours
 log = logging.getLogger(__name__)
 
 
@@ -66,6 +72,9 @@ class StrictH11Protocol(H11Protocol):
         self.conn: StrictConnection = StrictConnection(
             h11.SERVER, DEFAULT_MAX_INCOMPLETE_EVENT_SIZE if limit is None else limit)
         self.head_timer: asyncio.TimerHandle | None = None
+        self.body_timer: asyncio.TimerHandle | None = None
+        self.body_started = 0.0  # loop time the current body began; body_bytes received since
+        self.body_bytes = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -74,9 +83,11 @@ class StrictH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self.conn.their_state is h11.IDLE:
             self._arm_head_timer()  # the first byte of the next request on a kept-alive connection
+        in_body = self.conn.their_state is h11.SEND_BODY
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:
             self._cancel_head_timer()
+        self._pace_body(len(data) if in_body else 0)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()  # may parse a pipelined request's head already received
@@ -84,16 +95,18 @@ class StrictH11Protocol(H11Protocol):
             self._cancel_head_timer()
         elif self.conn.trailing_data[0] and not self.transport.is_closing():
             self._arm_head_timer()  # part of the next head came while this request was answered
+        self._pace_body(0)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
+        self._cancel_body_timer()
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
         """The 400 in the service's error shape, naming what was wrong; the connection closes."""
         message = self.conn.refusal or msg
         body = json.dumps({"error": {"code": "bad_request", "message": message}}).encode()
-        self.logger.warning("refused a request from %s: %s", self.client, message)
+        log.debug("refused a request from %s: %s", self.client, message)  # uvicorn has warned already
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                    (b"connection", b"close")]
         try:
@@ -120,6 +133,36 @@ class StrictH11Protocol(H11Protocol):
             # stalled connections does not flood the log as well.
             log.debug("closed a connection from %s: no request head within %s s", self.client, HEADER_TIMEOUT)
             self.transport.close()
+
+
+    def _pace_body(self, received: int) -> None:
+        """Move the body's deadline on by what arrived, or drop it once no body is being read."""
+        if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
+            self._cancel_body_timer()
+            return
+        if self.body_timer is None:
+            self.body_started, self.body_bytes = self.loop.time(), 0
+        self.body_bytes += received
+        self._cancel_body_timer()
+        deadline = self.body_started + BODY_GRACE + self.body_bytes / BODY_MIN_RATE
+        self.body_timer = self.loop.call_at(deadline, self._body_timed_out)
+
+    def _cancel_body_timer(self) -> None:
+        if self.body_timer is not None:
+            self.body_timer.cancel()
+            self.body_timer = None
+
+    def _body_timed_out(self) -> None:
+        self.body_timer = None
+        if self.transport.is_closing() or self.conn.their_state is not h11.SEND_BODY:
+            return
+        if self.flow.read_paused:  # the app has not taken what came: it is behind, not the client
+            self.body_started += BODY_GRACE
+            self.body_timer = self.loop.call_later(BODY_GRACE, self._body_timed_out)
+            return
+        log.debug("closed a connection from %s: its body came slower than %s bytes/s", self.client,
+                  BODY_MIN_RATE)
+        self.transport.close()
 
 
 def run(host: str, port: int) -> None:

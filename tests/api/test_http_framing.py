@@ -1,7 +1,8 @@
 """The API's HTTP server, started as production starts it (`judge api`, the image's CMD), spoken to
 over raw sockets: a request framed both by Content-Length and by Transfer-Encoding is refused and
 its connection closed (nothing smuggled behind it is answered), and a client that stalls before
-its request's head is complete is disconnected, however many such clients there are.
+its request's head is complete is disconnected, however many such clients there are, and so is one
+whose body comes slower than a minimum rate, while a slow but steady one is answered.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from judge.service.http_server import HEADER_TIMEOUT
+from judge.service.http_server import BODY_GRACE, BODY_MIN_RATE, HEADER_TIMEOUT
 from judge.settings import get_settings
 from tests.utils.service_fixtures import free_port
 
@@ -110,6 +111,14 @@ TWICE_FRAMED = {
 @pytest.mark.parametrize("request_bytes", TWICE_FRAMED.values(), ids=TWICE_FRAMED.keys())
 def test_a_request_framed_twice_is_refused_and_its_connection_closed(server: tuple[str, int],
                                                                      request_bytes: bytes) -> None:
+    # What is refused is the double framing: plain requests pipelined on one connection, one of
+    # them chunked, are all answered.
+    chunked = b"POST /healthz HTTP/1.1\r\nHost: judge\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    with _connect(server) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: judge\r\n\r\n" + chunked + HIDDEN)
+        plain, _ = _read_until_closed(sock, 3)
+    assert [status for status, _, _ in _responses(plain)] == [200, 405, 401], plain[:1000]
+
     with _connect(server) as sock:
         sock.sendall(request_bytes)
         raw, closed = _read_until_closed(sock, 10)
@@ -144,15 +153,6 @@ def test_a_request_the_parser_refuses_is_a_400_in_the_error_shape_and_closes(ser
     assert closed
 
 
-def test_pipelined_requests_framed_once_are_all_answered(server: tuple[str, int]) -> None:
-    """The refusal is about the double framing: a client that pipelines plain requests is served."""
-    chunked = b"POST /healthz HTTP/1.1\r\nHost: judge\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
-    with _connect(server) as sock:
-        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: judge\r\n\r\n" + chunked + HIDDEN)
-        raw, _ = _read_until_closed(sock, 3)
-    assert [status for status, _, _ in _responses(raw)] == [200, 405, 401], raw[:1000]
-
-
 @pytest.mark.parametrize("sent", [b"", b"GET /heal", b"GET /healthz HTTP/1.1\r\nHost: judge\r\n"],
                          ids=["nothing", "half a request line", "headers without their end"])
 def test_a_client_that_stalls_before_its_head_is_complete_is_disconnected(server: tuple[str, int],
@@ -184,6 +184,43 @@ def test_a_kept_alive_connection_that_stalls_in_its_next_head_is_disconnected(se
             if closed:
                 break
     assert closed and time.monotonic() - started < HEADER_TIMEOUT + GRACE
+
+
+def _sign_in_head(length: int) -> bytes:
+    return (b"POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: judge\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(length).encode() + b"\r\n\r\n")
+
+
+def _steady_upload(server: tuple[str, int], answers: list[bytes]) -> None:
+    """Twice the grace at a third more than the minimum rate: past any fixed deadline, within the
+    rule. Its password is over the 1,000 characters a sign-in takes, so a 422 means it was read."""
+    chunk = int(BODY_MIN_RATE * 4 / 3)
+    password = "p" * (chunk * int(2 * BODY_GRACE) - len('{"name": "slow", "password": ""}'))
+    body = json.dumps({"name": "slow", "password": password}).encode()
+    with _connect(server) as sock:
+        sock.sendall(_sign_in_head(len(body)))
+        for start in range(0, len(body), chunk):
+            sock.sendall(body[start:start + chunk])
+            time.sleep(1.0)
+        answers.append(_read_until_closed(sock, 10)[0])
+
+
+def test_a_body_slower_than_the_minimum_rate_is_cut_and_a_steady_one_answered(server: tuple[str, int]) -> None:
+    steady: list[bytes] = []
+    uploader = threading.Thread(target=_steady_upload, args=(server, steady))
+    uploader.start()
+    try:
+        with _connect(server) as sock:
+            sock.sendall(_sign_in_head(1000) + b'{"name": "x", ')
+            started = time.monotonic()
+            raw, closed = _read_until_closed(sock, BODY_GRACE + GRACE)
+        assert closed and raw == b"", raw
+        assert time.monotonic() - started > BODY_GRACE - 1, "closed before its time was up"
+    finally:
+        uploader.join()
+    answers = _responses(steady[0])
+    assert [status for status, _, _ in answers] == [422], steady[0][:500]
+    assert json.loads(answers[0][2])["error"]["message"].startswith("password"), answers
 
 
 def test_many_stalled_clients_do_not_keep_others_from_being_served(server: tuple[str, int]) -> None:
