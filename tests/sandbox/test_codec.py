@@ -99,3 +99,15 @@ def test_the_short_path_keeps_the_depth_cap() -> None:
     decode(tree)
     with pytest.raises(CodecError, match="nested too deeply"):
         decode({"t": "list", "v": [tree]})
+
+
+def test_a_dict_whose_keys_share_one_hash_is_refused_in_linear_time() -> None:
+    """Every multiple of 2**61 - 1 hashes to 0: inserting n such keys compares each with all
+    before it, so a 4 MB tree of them took about 20 s to decode. More than a few is refused."""
+    modulus = (1 << 61) - 1
+    colliding = {"t": "dict", "v": [[encode(k * modulus), encode(None)] for k in range(1, 60_001)]}
+    with pytest.raises(CodecError, match="keys of a dict share one hash"):
+        decode(json.loads(json.dumps(colliding)))
+    # Honest keys that happen to collide (hash(-1) == hash(-2), 1 == 1.0) still decode.
+    assert decode(encode({-1: "a", -2: "b", 1.5: "c", (1, 2): "d"})) == {-1: "a", -2: "b", 1.5: "c", (1, 2): "d"}
+    assert len(decode(encode({k: k for k in range(60_000)}))) == 60_000
