@@ -158,6 +158,13 @@ def admitted() -> Iterator[None]:
         yield
 
 
+def slots_held() -> int:
+    """Slots of the current pool held now: requests admitted and not yet done with hashing."""
+    with _pool_lock:
+        pool = _pool
+    return pool.held if pool is not None else 0
+
+
 def _run(job: Callable[[], T]) -> T:
     with admitted():
         pool = _holding.get()

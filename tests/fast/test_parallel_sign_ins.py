@@ -7,6 +7,7 @@ count its calls (and, where a test says so, to hold a check until the test lets 
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import Counter
@@ -106,11 +107,6 @@ def counted(names: list[str]) -> int:
                                   .where(SignInFailure.name.in_(names))) or 0)
 
 
-def held_in_pool() -> int:
-    pool = password_hashing._pool
-    return pool.held if pool is not None else 0
-
-
 def wait_until(condition: Callable[[], bool]) -> None:
     deadline = time.monotonic() + 30
     while not condition():
@@ -147,7 +143,7 @@ def test_a_full_pool_refuses_every_hashing_route_at_once_and_counts_nothing(
                                 kwargs={"json": {"name": unique("held"), "password": HELD}}) for n in range(2)]
     for holder in holders:
         holder.start()
-    wait_until(lambda: held_in_pool() == 2)
+    wait_until(lambda: password_hashing.slots_held() == 2)
     name = unique("refused")
     refused = at(client, "10.72.1.1").post(SIGN_IN, json={"name": name, "password": "wrong guess"})
     assert "try again in 1 s" in error(refused, 429, "busy") and refused.headers["Retry-After"] == "1"
@@ -163,7 +159,7 @@ def test_a_full_pool_refuses_every_hashing_route_at_once_and_counts_nothing(
     checks.release.set()
     for holder in holders:
         holder.join(timeout=60)
-    assert held_in_pool() == 0 and checks() == 2
+    assert password_hashing.slots_held() == 0 and checks() == 2
 
 
 def test_a_guess_counts_while_it_is_checked_and_a_success_does_not_forget_it(
@@ -209,3 +205,20 @@ def test_a_password_change_counts_each_try_before_checking_it(client: TestClient
     error(browser.put("/api/v1/me/password", headers={"X-CSRF-Token": csrf},
                       json={"current_password": PASSWORD, "new_password": "a new password"}), 429,
           "too_many_attempts")
+
+
+def test_hashing_threads_run_nicer_than_the_thread_that_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under load the API's other answers go first: argon2 runs password_hash_niceness (10)
+    nicer than the request's own thread."""
+    pool_shape(monkeypatch, 3, 5)  # a pool of its own, whose threads start now
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen: list[int] = []
+    real = PasswordHasher.hash
+
+    def noting(self: PasswordHasher, password: str | bytes, *, salt: bytes | None = None) -> str:
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return real(self, password, salt=salt)
+
+    monkeypatch.setattr(PasswordHasher, "hash", noting)
+    assert password_hashing.new_hash(PASSWORD).startswith("$argon2id$")
+    assert seen == [min(19, mine + get_settings().password_hash_niceness)]
