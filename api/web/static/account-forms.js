@@ -69,6 +69,9 @@ export function passwordProblem(password, confirmation) {
 
 // What a refusal from the API means to someone filling in a form.
 export function refusalText(error) {
+  if (error.status === 429 && error.code === "busy") {
+    return `The server is busy checking other passwords: try again in ${error.retryAfter ?? 1} s.`;
+  }
   if (error.status === 429) {
     return error.retryAfter !== undefined ? `Too many failed attempts: try again in ${error.retryAfter} s.`
       : error.message;
