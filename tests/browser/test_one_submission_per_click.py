@@ -10,9 +10,9 @@ from contextlib import contextmanager
 
 import httpx
 import pytest
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 
-from judge.service.db.models import Submission
+from judge.service.db.models import Submission, SubmissionStatus, utcnow
 from judge.service.db.session import session_scope
 from tests.browser.conftest import STORY_PROBLEM, Account, PageFactory, StoryProblem
 from tests.browser.support import require_playwright
@@ -136,3 +136,23 @@ def test_a_refused_submission_gives_the_button_back_at_once(
     assert len(posts) == 2
     made = [s for s in _submissions(live_server, learner, story_problem.slug) if s["status"] == "done"]
     assert len(made) == 1, made
+
+
+def test_after_a_reload_a_pending_submission_holds_its_button_until_its_verdict(
+        open_page: PageFactory, learner: Account, story_problem: StoryProblem) -> None:
+    """A submission still queued when the page opens (sent from another tab, or before a reload)."""
+    pending = store_submission(user=learner.name, problem=story_problem.slug, mode="submit")
+    try:
+        page = open_page(token=learner.token)
+        page.goto(f"/problems/{story_problem.slug}")
+        submit = page.get_by_role("button", name="Submit", exact=True)
+        _held(submit)
+        expect(page.get_by_role("button", name="Run", exact=True)).to_be_enabled()
+        with session_scope() as session:  # the verdict, as a worker would write it
+            session.execute(update(Submission).where(Submission.id == pending).values(
+                status=SubmissionStatus.DONE, verdict="internal_error", message="finished by the test",
+                finished_at=utcnow()))
+        _back(submit)
+    finally:
+        with session_scope() as session:
+            session.execute(delete(Submission).where(Submission.id == pending))
