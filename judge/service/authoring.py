@@ -69,8 +69,13 @@ def _slug_in(files: dict[str, str]) -> str | None:
 
 def _check_validation_quota(session: Session, row: ProblemRow) -> None:
     """QuotaExceeded when row's owner has more drafts waiting for validation than the quota
-    (the one just added counted)."""
+    (the one just added counted). On PostgreSQL the owner's row is locked until the upload commits,
+    so parallel uploads count one after another (under READ COMMITTED each count then sees every
+    draft committed before it); SQLite's write lock, taken by the insert above, does the same.
+    FOR NO KEY UPDATE: the insert's foreign keys already hold the row FOR KEY SHARE, which a plain
+    FOR UPDATE would wait on in every other upload (a deadlock)."""
     quota = get_settings().author_validation_quota
+    session.execute(select(User.id).where(User.id == row.owner_id).with_for_update(key_share=True))
     waiting = session.scalar(select(func.count()).select_from(ProblemVersion).join(
         ProblemRow, ProblemRow.id == ProblemVersion.problem_id).where(
         ProblemRow.owner_id == row.owner_id, ProblemVersion.status == VersionStatus.DRAFT)) or 0
