@@ -1,8 +1,9 @@
 """The ranges a request's ids, offsets and times must lie in, checked by the schema.
 
-An id past the database's 64-bit integer, or a time whose UTC form leaves the calendar, used to
-reach the query or the conversion and fail there (a 500). Bounded here, every route refuses it
-with a 422 that names the field, and the OpenAPI document states the range.
+An id past the database's integer (PostgreSQL's INTEGER: 2**31 - 1), or a time whose UTC form
+leaves the calendar, used to reach the query or the conversion and fail there (a 5xx). Bounded
+here, every route refuses it with a 422 that names the field, and the OpenAPI document states the
+range.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from pydantic import AfterValidator, AwareDatetime, Field
 
 from judge.service.courses import MAX_ID
 
-Id = Annotated[int, Field(ge=1, le=MAX_ID)]  # a row's id: PostgreSQL's BIGINT, SQLite's INTEGER
-Offset = Annotated[int, Field(ge=0, le=MAX_ID)]  # rows to skip: OFFSET takes a 64-bit integer
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]  # a row's id: PostgreSQL's INTEGER, 1 to 2**31 - 1
+Offset = Annotated[int, Field(ge=0, le=MAX_ID)]  # rows to skip: never more than there can be rows
 # An id in a JSON body is a JSON integer: true or "12" is refused, not read as 1 or 12 (a path or
 # a query is text, so Id parses it).
 BodyId = Annotated[int, Field(strict=True, ge=1, le=MAX_ID)]

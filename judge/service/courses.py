@@ -23,7 +23,8 @@ class LastInstructor(Conflict):
     code = "last_instructor"
 
 
-MAX_ID = 2**63 - 1  # the database's integer: a larger id would overflow the query, not miss
+MAX_ID = 2**31 - 1  # ids are INTEGER columns: PostgreSQL's stops here (SQLite's at 2**63 - 1); a larger
+# id would overflow the query (a 5xx), not miss
 TITLE_CHARS = 200  # the column's width
 
 

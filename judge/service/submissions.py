@@ -37,7 +37,8 @@ from judge.service.db.models import (
 from judge.settings import get_settings
 
 log = logging.getLogger(__name__)
-MAX_ID = 2**63 - 1  # the database's integer; a larger id would overflow the query, not miss
+MAX_ID = 2**31 - 1  # ids are INTEGER columns: PostgreSQL's stops here (SQLite's at 2**63 - 1); a larger
+# id would overflow the query (a 5xx), not miss
 
 
 class Mode(StrEnum):
