@@ -51,11 +51,20 @@ def hash_password(password: str) -> str:
 
 
 def normalize_name(name: str) -> str:
-    """A user name as stored: without surrounding white space, 1 to 100 characters."""
+    """A user name as stored: without surrounding white space, 1 to 100 characters, none of them
+    a control character (PostgreSQL cannot store NUL, and a name is shown on every page)."""
     name = name.strip()
     if not name or len(name) > 100:
         raise InvalidInput("a user name must have 1 to 100 characters (after trimming spaces)")
+    if any(ord(c) < 32 or c == "\x7f" for c in name):
+        raise InvalidInput("a user name must not contain control characters (line breaks, tabs, NUL)")
     return name
+
+
+def _findable(name: str) -> bool:
+    """Whether ``name`` could be a stored one: a longer one, or one with NUL, cannot, and is not
+    looked up (PostgreSQL refuses NUL in a query's text); it still costs a check."""
+    return 0 < len(name) <= 100 and "\x00" not in name
 
 
 def authenticate(session: Session, name: str, password: str, address: str) -> User:
@@ -65,7 +74,7 @@ def authenticate(session: Session, name: str, password: str, address: str) -> Us
     name = name.strip()
     with password_hashing.admitted():
         attempt = sign_in_limits.reserve(session, name, address)
-        user = session.scalar(select(User).where(User.name == name)) if 0 < len(name) <= 100 else None
+        user = session.scalar(select(User).where(User.name == name)) if _findable(name) else None
         stored = user.password_hash if user is not None else None
         session.commit()  # the connection goes back to the pool while the password is checked
         checked = password_hashing.check(stored, password)

@@ -26,7 +26,7 @@ def new_join_code() -> str:
 def course_for_code(session: Session, code: str) -> Course:
     """The course whose current join code is ``code``; NotFound for any other (a rotated one)."""
     course = None
-    if code and len(code) <= 64:  # the column's width: a longer one cannot match
+    if code and len(code) <= 64 and "\x00" not in code:  # the column's width; NUL cannot be stored
         course = session.scalar(select(Course).where(Course.join_code == code))
     if course is None:
         raise NotFound("no course has this join code (the link may have been replaced)")

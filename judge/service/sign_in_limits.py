@@ -53,7 +53,8 @@ class TooManyAttempts(DomainError):
 
 
 def _key(name: str, address: str) -> tuple[str, str]:
-    return name.strip()[:NAME_CHARS], address[:ADDRESS_CHARS]
+    # NUL cannot be stored (PostgreSQL): U+FFFD stands for it, which only merges such counts.
+    return name.strip()[:NAME_CHARS].replace("\x00", "\ufffd"), address[:ADDRESS_CHARS]
 
 
 def _lock(session: Session, key: str, now: datetime) -> None:

@@ -229,3 +229,24 @@ def test_registering_through_a_join_link(browser: TestClient) -> None:
         assert roles == ["learner"]
     wrong = browser.post(f"{API}/auth/register", json={"name": unique("x"), "password": PASSWORD, "join_code": "nope"})
     assert wrong.status_code == 404
+
+
+def test_a_nul_in_a_name_or_join_code_gets_a_clear_answer(client: TestClient, tokens: Tokens) -> None:
+    """PostgreSQL can neither store nor compare NUL: a sign-in at such a name is a wrong one like
+    any other (401, counted for the limit), registering or making one is refused naming the
+    problem (422), and such a join code matches no course (404); never the 503 of a database
+    error."""
+    name = f"{unique('nul')}\x00x"
+    for _ in range(5):
+        assert sign_in(client, name, "a wrong password").status_code == 401
+    assert sign_in(client, name, "a wrong password").status_code == 429  # its attempts counted
+    code = new_join_code()
+    with session_scope() as session:
+        session.add(Course(title="Metrics 102", join_code=code))
+    refused = client.post(f"{API}/auth/register", json={"name": name, "password": PASSWORD, "join_code": code})
+    assert refused.status_code == 422 and "control characters" in refused.json()["error"]["message"]
+    no_course = client.post(f"{API}/auth/register",
+                            json={"name": unique("x"), "password": PASSWORD, "join_code": f"{code}\x00"})
+    assert no_course.status_code == 404
+    made = client.post(f"{API}/users", headers=bearer(tokens.admin), json={"name": name, "password": PASSWORD})
+    assert made.status_code == 422 and "control characters" in made.json()["error"]["message"]
