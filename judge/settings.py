@@ -89,7 +89,9 @@ class Settings(BaseSettings):
     # Every argon2 run of an API process goes through one pool (judge.service.password_hashing):
     # this many threads, each with a block of password_memory_kib, and at most this many requests
     # waiting for one; the next is a 429 `busy` at once. The threads run this much nicer than the
-    # API's own, so that a flood of sign-ins never delays another route's answer.
+    # API's own, so that a flood of sign-ins never delays another route's answer. Keep workers +
+    # queue below the database pool (db_pool_size + db_max_overflow): each such request takes a
+    # connection for a few milliseconds before and after its check, and all may do so at once.
     password_hash_workers: Annotated[int, Field(ge=1, le=64)] = 2
     password_hash_queue: Annotated[int, Field(ge=0, le=1000)] = 16
     password_hash_niceness: Annotated[int, Field(ge=0, le=39)] = 10
