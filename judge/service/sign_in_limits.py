@@ -93,7 +93,7 @@ def reserve(session: Session, name: str, address: str) -> int:
     wait = max(_seconds_blocked(session, SignInFailure.name, name, PER_NAME, now),
                _seconds_blocked(session, SignInFailure.address, address, PER_ADDRESS, now))
     if wait:
-        session.commit()
+        session.rollback()  # a refused attempt leaves nothing, not even its keys' rows
         raise TooManyAttempts(f"too many failed sign-ins for this name or from this address; "
                               f"try again in {wait} s", retry_after=wait)
     attempt = SignInFailure(name=name, address=address, failed_at=now, pending=True)

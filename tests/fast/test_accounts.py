@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from judge.service.courses_join import new_join_code
 from judge.service.db.models import (
@@ -20,6 +20,7 @@ from judge.service.db.models import (
     CourseMember,
     Role,
     SignInFailure,
+    SignInKey,
     User,
     WebSession,
     utcnow,
@@ -290,6 +291,24 @@ def test_a_successful_sign_in_forgets_the_names_failures(client: TestClient) -> 
     for n in range(4):  # four more are allowed again
         error(sign_in(at(client, "10.5.0.3"), account.name, f"wrong again {n}"), 401)
     assert sign_in(at(client, "10.5.0.4"), account.name).status_code == 200
+
+
+def test_a_refused_attempt_stores_nothing(client: TestClient) -> None:
+    """Past the limit, guesses at ever new names from the blocked address write no rows (neither
+    attempts nor the names' keys), so they cost the database nothing to keep."""
+    attacker = at(client, "10.7.0.1")
+    for n in range(20):
+        error(sign_in(attacker, unique(f"guess{n}"), "wrong guess"), 401)
+
+    def rows() -> tuple[int, int]:
+        with session_scope() as session:
+            return (int(session.scalar(select(func.count()).select_from(SignInFailure)) or 0),
+                    int(session.scalar(select(func.count()).select_from(SignInKey)) or 0))
+
+    before = rows()
+    for n in range(10):
+        error(sign_in(attacker, unique(f"more{n}"), "wrong guess"), 429, "too_many_attempts")
+    assert rows() == before
 
 
 def test_the_forwarded_for_header_is_not_trusted(client: TestClient) -> None:
