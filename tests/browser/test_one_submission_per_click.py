@@ -61,7 +61,10 @@ def _problem_page(open_page: PageFactory, learner: Account, story_problem: Story
     page.goto(f"/problems/{story_problem.slug}")
     page.evaluate("([key, code]) => localStorage.setItem(key, code)",
                   [f"judge.draft.{story_problem.slug}", SLOW_SOLUTION])
-    page.reload()
+    # The page asks for the learner's latest submission as it opens (to show it again): wait for
+    # that answer, so that rows a test writes afterwards are not taken for it.
+    with page.expect_response(lambda r: "/api/v1/submissions?" in r.url and "limit=1" in r.url):
+        page.reload()
     expect(page.get_by_role("button", name="Submit", exact=True)).to_be_enabled()
     return page
 
