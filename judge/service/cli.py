@@ -24,6 +24,7 @@ from judge.service.bootstrap import first_admin_token, prepare_database
 from judge.service.celery_app import QUEUES, VALIDATION_QUEUE, use_broker
 from judge.service.db.models import Role
 from judge.service.db.session import session_scope
+from judge.service.heartbeats import VALIDATION_NODE
 from judge.service.private_redis import PrivateRedis, redis_binary
 from judge.service.supervision import Supervised
 from judge.service.users import create_user, user_named
@@ -50,7 +51,7 @@ def validation_worker_command(concurrency: int) -> list[str]:
     # judging worker's -Q leaves it out). No beat: the judging worker runs recovery. A node name
     # of its own, so that both kinds of worker can share a host.
     return [sys.executable, "-m", "celery", "-A", "judge.service.celery_app", "worker",
-            "-Q", VALIDATION_QUEUE, "-n", "validation@%h", "--concurrency", str(concurrency),
+            "-Q", VALIDATION_QUEUE, "-n", f"{VALIDATION_NODE}@%h", "--concurrency", str(concurrency),
             "--loglevel", "INFO"]
 
 

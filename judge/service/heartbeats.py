@@ -25,6 +25,7 @@ from judge.service.db.session import get_engine, session_scope
 from judge.settings import get_settings
 
 log = logging.getLogger(__name__)
+VALIDATION_NODE = "validation"  # the validation worker's node name is validation@<host>
 FORGET_AFTER = timedelta(hours=1)  # rows of workers that died without removing theirs
 
 
@@ -44,10 +45,13 @@ def forget_dead() -> None:
 
 
 def recent(session: Session, seconds: float) -> int:
-    """How many workers wrote a heartbeat in the last `seconds`."""
+    """How many judging workers wrote a heartbeat in the last `seconds`. A validation worker's
+    (node ``validation@...``) does not count: it proves drafts, and learners' verdicts would wait
+    with only it alive."""
     since = utcnow() - timedelta(seconds=seconds)
     return session.scalar(select(func.count()).select_from(WorkerHeartbeat).where(
-        WorkerHeartbeat.seen_at >= since)) or 0
+        WorkerHeartbeat.seen_at >= since,
+        WorkerHeartbeat.name.not_like(f"{VALIDATION_NODE}@%"))) or 0
 
 
 class Heartbeats:
