@@ -1,4 +1,4 @@
-"""The API's HTTP server: uvicorn on h11, with two rules of RFC 9112 that it does not keep alone.
+"""The API's HTTP server: uvicorn on h11, with three rules it does not keep alone.
 
 Both `judge serve` and `judge api` (production's API container) start the API through ``run``.
 
@@ -14,8 +14,8 @@ Both `judge serve` and `judge api` (production's API container) start the API th
   connection either, while a slow but steady upload goes through. Time the API itself spends not
   reading (uvicorn pauses reading while the app is behind) is not held against the client.
 
-h11 already caps a head at 16 KiB (``h11_max_incomplete_event_size``); the keep-alive timeout
-closes a connection idle between requests.
+h11 already caps what it holds of an unfinished head at 16 KiB (``h11_max_incomplete_event_size``);
+uvicorn's keep-alive timeout closes a connection idle between requests.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class StrictConnection(h11.Connection):
 
 
 class StrictH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with the two rules above."""
+    """uvicorn's h11 protocol with the rules above."""
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
