@@ -15,7 +15,7 @@ import logging
 import re
 import uuid
 
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.requests import Request
 from starlette.responses import Response
@@ -23,7 +23,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("api")
 CLIENT_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-UNAVAILABLE = (DBAPIError, PoolTimeout)
+# A database that is away or exhausted, which a retry may outlast; any other driver error (a
+# value the database refuses, say) is the judge's own fault: a 500.
+UNAVAILABLE = (OperationalError, InterfaceError, PoolTimeout)
 MAX_5XX_BODY = 64 * 1024  # the judge's own 5xx bodies are small; a larger one passes untouched
 
 

@@ -4,8 +4,9 @@ The test walks the API's own OpenAPI document, so a route added later is covered
 named here: every integer in a path, a query or a JSON body gets 2**31 (one past PostgreSQL's
 INTEGER, the ids' type), 2**63, 2**64 and -1 (a body's also true and "1"), and every time in a body gets instants whose conversion to UTC leaves the
 years 1 to 9999. Each must be a 422 that names the field, in the service's error shape, never a
-5xx; floats get NaN, infinities and 1e309, and must not be a 5xx either. tests/api runs the same
-walk on PostgreSQL, whose INTEGER is narrower than SQLite's.
+5xx; floats get NaN, infinities and 1e309, and must not be a 5xx either; so must every text
+(a path, a query or a body string) holding a NUL, which PostgreSQL refuses to store. tests/api runs
+the same walk on PostgreSQL, whose INTEGER is narrower than SQLite's.
 """
 
 from __future__ import annotations
@@ -181,3 +182,40 @@ def test_an_assignment_time_whose_utc_form_overflows_names_its_field(client: Tes
                            json=body)
     message = error(response, 422, "invalid_input")
     assert message.startswith("due_at:") and "1970" in message and "9999" in message, message
+
+
+def _strings(doc: dict[str, Any], schema: dict[str, Any], at: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Where the body holds a string (not a time or an enum: those are parsed, never stored as sent)."""
+    schema = _resolve(doc, schema)
+    for option in (_resolve(doc, s) for s in _choices(schema)):
+        if option.get("type") == "string" and "format" not in option and "enum" not in option:
+            yield at
+        for name, sub in option.get("properties", {}).items():
+            yield from _strings(doc, sub, (*at, name))
+
+
+def test_no_text_holding_a_nul_is_a_5xx(client: TestClient, tokens: Tokens) -> None:
+    doc: dict[str, Any] = client.get("/openapi.json").json()
+    tried, wrong = 0, []
+    for operation in _operations(client):
+        cases: list[tuple[str, dict[str, Any], dict[str, Any], Any]] = []
+        for parameter in operation.parameters:
+            if parameter["in"] in ("path", "query") and _numeric(parameter, "string"):
+                values = {parameter["name"]: "a%00b" if parameter["in"] == "path" else "a\x00b"}
+                cases.append((f"{parameter['in']}.{parameter['name']}", values if parameter["in"] == "path" else {},
+                              values if parameter["in"] == "query" else {}, operation.body))
+        for at in _strings(doc, operation.body_schema):
+            body = copy.deepcopy(operation.body)
+            target = body
+            for key in at[:-1]:
+                target = target.setdefault(key, {})
+            target[at[-1]] = "a\x00b"
+            cases.append((f"body.{'.'.join(at)}", {}, {}, body))
+        for what, path, query, body in cases:
+            tried += 1
+            response = _send(client, tokens.admin, operation, path, query, body)
+            if response.status_code >= 500:
+                wrong.append(f"{operation.method} {operation.path} {what}: {response.status_code} "
+                             f"{response.text[:200]}")
+    assert tried > 40, tried
+    assert not wrong, "\n".join(wrong)

@@ -2,14 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
+from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import ExecutionContext
 from sqlalchemy.orm import Session, sessionmaker
 
+from judge.errors import InvalidInput
 from judge.settings import get_settings
+
+_BIND_SUFFIX = re.compile(r"_\d+$")  # SQLAlchemy numbers the binds of one column: slug_1, slug_2
+
+
+def _named(parameters: Any, context: ExecutionContext | None) -> Iterator[tuple[str, object]]:
+    """Each bound value with the name of its bind (positional binds named from the compiled
+    statement where it knows them)."""
+    if isinstance(parameters, Mapping):
+        yield from parameters.items()
+        return
+    names = list(getattr(getattr(context, "compiled", None), "positiontup", None) or [])
+    for index, value in enumerate(parameters or ()):
+        yield (names[index] if index < len(names) else "a value"), value
+
+
+def refuse_nul(_connection: Any, _cursor: Any, _statement: str, parameters: Any,
+               context: ExecutionContext | None, executemany: bool) -> None:
+    """No text with a NUL character reaches the database, from any caller: PostgreSQL refuses it
+    (psycopg's DataError, which would read as a failed database), SQLite would keep it, so the
+    two answer alike. Raised as the caller's bad input, named after the column's bind."""
+    for row in (parameters if executemany else [parameters]):
+        for name, value in _named(row, context):
+            if isinstance(value, str) and "\x00" in value:
+                raise InvalidInput(f"{_BIND_SUFFIX.sub('', name)}: must not contain a NUL character (U+0000)")
 
 
 @lru_cache
@@ -26,13 +54,16 @@ def get_engine(url: str | None = None) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
+        event.listen(engine, "before_cursor_execute", refuse_nul)
         return engine
     settings = get_settings()
     # Requests hold a connection only for their own queries (never while waiting), so a small
     # pool serves many clients; one that stays exhausted answers 503 after pool_timeout.
-    return create_engine(url, pool_pre_ping=True, pool_size=settings.db_pool_size,
-                         max_overflow=settings.db_max_overflow,
-                         pool_timeout=settings.db_pool_timeout)
+    engine = create_engine(url, pool_pre_ping=True, pool_size=settings.db_pool_size,
+                           max_overflow=settings.db_max_overflow,
+                           pool_timeout=settings.db_pool_timeout)
+    event.listen(engine, "before_cursor_execute", refuse_nul)
+    return engine
 
 
 @lru_cache
