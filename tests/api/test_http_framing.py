@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -23,7 +22,7 @@ import pytest
 
 from judge.service.http_server import BODY_GRACE, BODY_MIN_RATE, HEADER_TIMEOUT
 from judge.settings import get_settings
-from tests.utils.service_fixtures import free_port
+from tests.utils.api_server import serving
 
 JUDGE = Path(sys.executable).with_name("judge")  # the installed entry point the image runs
 SLOWLORIS = 300  # stalled connections at once: more than a default worker pool, fewer than ulimit -n
@@ -32,28 +31,10 @@ GRACE = 3.0  # seconds past HEADER_TIMEOUT for the server's timer and this machi
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
-    port = free_port()
-    log = Path(get_settings().data_dir) / f"framing-api-{port}.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen([str(JUDGE), "api", "--host", "127.0.0.1", "--port", str(port)],
-                                   stdout=sink, stderr=subprocess.STDOUT, env=os.environ.copy())
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "judge api did not start:\n" + log.read_text(errors="replace")
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
-                    break
-            assert time.monotonic() < deadline, "judge api did not answer:\n" + log.read_text(errors="replace")
-            time.sleep(0.2)
-        yield "127.0.0.1", port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    log = Path(get_settings().data_dir) / f"framing-api-{os.getpid()}.log"
+    command = lambda port: [str(JUDGE), "api", "--host", "127.0.0.1", "--port", str(port)]  # noqa: E731
+    with serving(command, log, os.environ) as base:
+        yield "127.0.0.1", int(base.rsplit(":", 1)[1])
 
 
 def _connect(server: tuple[str, int]) -> socket.socket:

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Generator, Iterator
@@ -29,7 +28,7 @@ from judge.service.db.session import session_scope
 from judge.service.users import create_user
 from judge.settings import get_settings
 from tests.browser.support import CHROMIUM, unavailable
-from tests.utils.service_fixtures import free_port
+from tests.utils.api_server import serving, uvicorn
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
@@ -66,32 +65,9 @@ def live_server() -> Iterator[str]:
     """The real app over real HTTP: uvicorn in a process of its own with this session's
     settings (tests/utils/service_env.py chose the database, broker and data folder), so
     submissions go to the same queues the session worker consumes. Its base URL."""
-    port = free_port()
-    log = Path(get_settings().data_dir) / f"browser-api-{port}.log"
-    command = [sys.executable, "-m", "uvicorn", "api.main:app", "--host", "127.0.0.1", "--port", str(port),
-               "--log-level", "warning"]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=os.environ.copy())
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "the API did not start:\n" + log.read_text(errors="replace")
-            try:
-                if httpx.get(f"{base}/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the API did not answer /healthz:\n" + log.read_text(errors="replace")
-            time.sleep(0.2)
+    log = Path(get_settings().data_dir) / f"browser-api-{uuid.uuid4().hex[:8]}.log"
+    with serving(uvicorn, log, os.environ) as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import httpx
@@ -20,29 +20,21 @@ from tests.utils.service_fixtures import free_port
 
 
 @contextlib.contextmanager
-def api_server(log: Path, env: dict[str, str] | None = None, unset: tuple[str, ...] = ()) -> Iterator[str]:
-    """Start ``uvicorn api.main:app`` with this process's environment, ``env`` on top and
-    ``unset`` removed; yield its base URL once ``/healthz`` answers, stop it afterwards."""
+def serving(command: Callable[[int], list[str]], log: Path, env: Mapping[str, str]) -> Iterator[str]:
+    """Run ``command(port)`` (an HTTP server on 127.0.0.1 at a free port) with ``env`` and its
+    output in ``log``; yield its base URL once ``/healthz`` answers, stop it afterwards."""
     port = free_port()
-    environment = {**os.environ, **(env or {})}
-    for name in unset:
-        environment.pop(name, None)
     with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "api.main:app", "--port", str(port), "--log-level", "warning",
-             "--timeout-graceful-shutdown", "5"],  # a test may leave requests waiting
-            env=environment, stdout=sink, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command(port), env=dict(env), stdout=sink, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{base}/healthz").status_code == 200:
+            assert process.poll() is None, "the API did not start:\n" + log.read_text(errors="replace")
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"{base}/healthz", timeout=5).status_code == 200:
                     break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()
+            assert time.monotonic() < deadline, "the API did not answer /healthz:\n" + log.read_text(errors="replace")
             time.sleep(0.2)
         yield base
     finally:
@@ -52,3 +44,21 @@ def api_server(log: Path, env: dict[str, str] | None = None, unset: tuple[str, .
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def uvicorn(port: int, *extra: str) -> list[str]:
+    """``uvicorn api.main:app`` on 127.0.0.1 at ``port``, quiet but for warnings."""
+    return [sys.executable, "-m", "uvicorn", "api.main:app", "--host", "127.0.0.1", "--port", str(port),
+            "--log-level", "warning", *extra]
+
+
+@contextlib.contextmanager
+def api_server(log: Path, env: dict[str, str] | None = None, unset: tuple[str, ...] = ()) -> Iterator[str]:
+    """``uvicorn api.main:app`` with this process's environment, ``env`` on top and ``unset``
+    removed; its base URL."""
+    environment = {**os.environ, **(env or {})}
+    for name in unset:
+        environment.pop(name, None)
+    # A test may leave requests waiting: the server must not wait long for them when stopped.
+    with serving(lambda port: uvicorn(port, "--timeout-graceful-shutdown", "5"), log, environment) as base:
+        yield base
