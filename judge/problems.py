@@ -14,6 +14,7 @@ from judge.checkers import CheckerError, CheckerSpec, parse_checker
 from judge.errors import InvalidInput
 from judge.results import HiddenPolicy, Verdict
 from judge.value_types import TypeSpec, TypeSpecError, from_json, parse_type
+from sandbox.interface import Isolation
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -91,6 +92,9 @@ class Problem:
     hidden_tests: tuple[TestCase, ...]
     wrong: tuple[WrongSolution, ...]
     version: str
+    # One learner process loads the module once for all the tests of a submission, or a fresh
+    # process and uid per test ("per_test", which costs a fork per test).
+    isolation: Isolation = Isolation.SHARED
 
     @property
     def signature(self) -> str:
@@ -298,7 +302,8 @@ def _parse_wrong(folder: Path) -> tuple[WrongSolution, ...]:
 
 
 TOP_KEYS = {"slug", "title", "difficulty", "tags", "function", "limits", "checker", "rules",
-            "visibility"}
+            "visibility", "isolation"}
+ISOLATIONS = tuple(i.value for i in Isolation)
 
 
 def load_problem(folder: Path) -> Problem:
@@ -359,6 +364,11 @@ def load_problem(folder: Path) -> Problem:
     if hidden_policy not in HIDDEN_POLICIES:
         raise ProblemError(f"{file}: visibility.hidden must be one of {', '.join(HIDDEN_POLICIES)}")
 
+    isolation = top.get("isolation", str, Isolation.SHARED.value)
+    if isolation not in ISOLATIONS:
+        raise ProblemError(f"{file}: isolation must be one of {', '.join(ISOLATIONS)}, got "
+                           f"{isolation[:40]!r}")
+
     public = _parse_tests(folder / "tests" / "public.json", parameters, returns, hidden=False)
     hidden = _parse_tests(folder / "tests" / "hidden.json", parameters, returns, hidden=True)
     names = [t.name for t in public + hidden]
@@ -389,6 +399,7 @@ def load_problem(folder: Path) -> Problem:
         hidden_tests=hidden,
         wrong=_parse_wrong(folder),
         version=content_version(folder),
+        isolation=Isolation(isolation),
     )
 
 

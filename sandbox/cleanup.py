@@ -1,4 +1,5 @@
-"""Between two tests: every process of the finished test's uid is killed and its files removed.
+"""Between two tests: every process of the finished test's uid is killed and its files removed
+(a shared learner process keeps itself and its files; only the processes it started are killed).
 Standard library only (baked into the sandbox image)."""
 
 from __future__ import annotations
@@ -33,11 +34,11 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
-def kill_uid(uid: int) -> None:
-    """SIGKILL every process of uid (needs CAP_KILL). Nothing is reaped meanwhile, so a fork
-    bomb never gets a freed pid back; the caller collects the zombies afterwards."""
+def kill_uid(uid: int, keep: int | None = None) -> None:
+    """SIGKILL every process of uid but ``keep`` (needs CAP_KILL). Nothing is reaped meanwhile,
+    so a fork bomb never gets a freed pid back; the caller collects the zombies afterwards."""
     for _ in range(1000):
-        alive = processes_of(uid)
+        alive = [pid for pid in processes_of(uid) if pid != keep]
         if not alive:
             return
         for pid in alive:

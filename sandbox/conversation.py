@@ -1,8 +1,10 @@
 """The host's side of the protocol: send one step at a time, time it, decide how it ended.
 
 The host measures each test from sending its arguments to receiving its record; a test over its
-limit is a time-out whatever the container says. The first time-out or broken record ends the run:
-the remaining tests are never sent. Nothing here knows Docker: a ``Channel`` moves the bytes.
+limit is a time-out whatever the container says. The first time-out or broken supervisor record
+ends the run: the remaining tests are never sent. A learner's claim that breaks the protocol fails
+its test only: the host asks for a fresh learner process (``FRESH``) and goes on. Nothing here
+knows Docker: a ``Channel`` moves the bytes.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Protocol
 
 from sandbox.interface import Limits, Payload, SandboxRun, TestInput
 from sandbox.protocol import (
+    FRESH,
     CallResult,
     Kind,
     Outcome,
@@ -78,6 +81,9 @@ def decide(step: Step, seconds: float, payload: Payload, test: TestInput | None)
                           detail=f"the call used more than {limits.memory_mb} MB of memory")
     if step.stop is Stop.CLAIM_TOO_LARGE:
         raise ProtocolError("the result is larger than the 4 MiB a result may have")
+    if step.stop is Stop.CLAIM_MALFORMED:
+        raise ProtocolError("the result's frame is broken (its length line, or more than one "
+                            "result for one call)")
     if step.claim is None:
         if step.signal == signal.SIGKILL:  # only the kernel's OOM killer sends it unasked
             return CallResult(Outcome.MEMORY, stdout=step.stdout, seconds=seconds,
@@ -102,32 +108,38 @@ def decide(step: Step, seconds: float, payload: Payload, test: TestInput | None)
 
 def _await(channel: Channel, payload: Payload, kind: Kind, seq: int | None,
            test: TestInput | None, sent: float, deadline: float, wall: float
-           ) -> tuple[CallResult, bool]:
-    """(the step's result, whether the run must stop here)."""
+           ) -> tuple[CallResult, bool, bool]:
+    """(the step's result, whether the run must stop here, whether the learner process must be
+    replaced before the next test: its claim broke the protocol)."""
     try:
         line = channel.next_line(deadline)
     except ProtocolError as exc:
         return CallResult(Outcome.CRASHED, seconds=round(time.monotonic() - sent, 4),
-                          detail=f"the result could not be accepted: {exc}"), True
+                          detail=f"the result could not be accepted: {exc}"), True, False
     except StreamEnded:
         # Under gVisor the whole sandbox is what runs out of memory; anything else that ends the
         # stream early is the judge's failure, not the learner's.
         if not channel.killed_for_memory():
             raise
         return CallResult(Outcome.MEMORY, seconds=round(time.monotonic() - sent, 4), detail=(
-            f"the sandbox ran out of memory ({payload.limits.memory_mb} MB)")), True
+            f"the sandbox ran out of memory ({payload.limits.memory_mb} MB)")), True, False
     seconds = round(time.monotonic() - sent, 4)
     if line is None:
         limit = (_wall_words(payload.limits) if deadline >= wall
                  else _limit_words(payload.limits.time_per_test))
         return CallResult(Outcome.TIMEOUT, seconds=seconds, detail=(
-            f"stopped by the host's clock after {seconds:.2f} s: {limit}")), True
+            f"stopped by the host's clock after {seconds:.2f} s: {limit}")), True, False
     try:
-        result = decide(parse_step(line, kind, seq), seconds, payload, test)
-    except ProtocolError as exc:
+        step = parse_step(line, kind, seq)
+    except ProtocolError as exc:  # the supervisor's own record: nothing after it is trusted
         return CallResult(Outcome.CRASHED, seconds=seconds,
-                          detail=f"the result could not be accepted: {exc}"), True
-    return result, result.outcome is Outcome.TIMEOUT
+                          detail=f"the result could not be accepted: {exc}"), True, False
+    try:
+        result = decide(step, seconds, payload, test)
+    except ProtocolError as exc:  # the learner's claim: that test fails, a fresh process goes on
+        return CallResult(Outcome.CRASHED, stdout=step.stdout, seconds=seconds,
+                          detail=f"the result could not be accepted: {exc}"), kind is Kind.IMPORT, True
+    return result, result.outcome is Outcome.TIMEOUT, False
 
 
 def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
@@ -136,12 +148,13 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
     wall = started + limits.time_per_submission
     start = Start(payload.code, payload.function, limits.time_per_test,
                   limits.memory_mb * 1024 * 1024, limits.stdout_bytes,
-                  limits.time_per_submission + STARTUP_GRACE)
+                  limits.time_per_submission + STARTUP_GRACE, payload.isolation)
     channel.send(frame(start.as_json()))
     sent = time.monotonic()
-    loaded, stop = _await(channel, payload, Kind.IMPORT, None, None, sent,
+    loaded, stop, _ = _await(channel, payload, Kind.IMPORT, None, None, sent,
                           min(wall, sent + limits.time_per_test + STARTUP_GRACE), wall)
     run = SandboxRun(loaded, [])
+    fresh = False
     if loaded.outcome is Outcome.RETURNED:
         for seq, test in enumerate(payload.tests):
             sent = time.monotonic()
@@ -150,8 +163,10 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
                                               detail=_wall_words(limits)))
                 stop = True
                 break
+            if fresh:
+                channel.send(frame(FRESH))
             channel.send(frame({"args": test.args, "kwargs": test.kwargs}))
-            result, stop = _await(channel, payload, Kind.TEST, seq, test, sent,
+            result, stop, fresh = _await(channel, payload, Kind.TEST, seq, test, sent,
                                   min(wall, sent + limits.time_per_test + REPLY_GRACE), wall)
             run.results.append(result)
             if payload.on_result is not None:

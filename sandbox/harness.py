@@ -5,17 +5,26 @@ How the two are kept apart:
 
 - The supervisor runs as root inside the container with three capabilities (SETUID, SETGID,
   KILL) and nothing else; every learner process (forked for it by the spawner) gives up uid 0,
-  and with it every capability, before any learner code runs (``sandbox.learner``). Each step
-  gets a uid of its own (20000 + step), so a test's processes cannot signal, trace or read another
-  test's, and none can trace the supervisor or open its ``/proc`` entries, file descriptors or
-  memory.
-- A learner process holds only its own pipes: stdin (arguments, then /dev/null), stdout and stderr
-  (a pipe this process reads and caps) and the claim pipe. The container's stdin and stdout, the
-  host's channel, stay with the supervisor.
+  and with it every capability, before any learner code runs (``sandbox.learner``). Each learner
+  process gets a uid of its own (20000 and up), so none can signal, trace or read another's
+  processes, nor trace the supervisor or open its ``/proc`` entries, file descriptors or memory.
+- A learner process holds only its own pipes: stdin (/dev/null), stdout and stderr (a pipe this
+  process reads and caps per test), the claim pipe and, for a process that serves every test,
+  the pipe its tests' arguments come on. The container's stdin and stdout, the host's channel,
+  stay with the supervisor.
 - Learner processes are forked by a spawner (``sandbox.spawner``) that was itself forked before
   any test's arguments or any learner's output reached the supervisor, so no learner process can
-  find another test's input or output in the memory it inherits.
-- After each step every process of that step's uid is killed and its files are removed
+  find another process's tests in the memory it inherits.
+
+Two isolations (``sandbox.protocol.Isolation``, from the problem):
+
+- ``shared`` (the default): one learner process loads the module and is called for each test in
+  turn, its claims framed by their byte count. After each test the processes it started are
+  killed (``_end_strays``). A test that ends it (an exit, a signal, a limit, a broken frame, or
+  the host's FRESH frame after a claim the host refused) gets its record; its uid is cleared away
+  and a fresh process, under the next uid, loads the module and takes the remaining tests.
+- ``per_test``: each step (loading the module, then each test) gets a fresh process and uid;
+  after each step every process of that uid is killed and its files are removed
   (``sandbox.cleanup``), so nothing carries from one test to the next.
 
 The supervisor reports what it saw from outside (``sandbox.protocol.Step``); the learner's claim
@@ -37,7 +46,7 @@ if __package__ in (None, ""):
     # Run as a script under ``python -I``, which keeps the script's folder off sys.path.
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from sandbox import cleanup
-from sandbox.protocol import CLAIM_CAP, Kind, Start, Stop
+from sandbox.protocol import CLAIM_CAP, FRESH, Isolation, Kind, Start, Stop
 from sandbox.spawner import Child, Spawner
 
 BASE_UID = 20000
@@ -47,6 +56,9 @@ PIDS_CURRENT = (("pids.current", None), ("pids/pids.current", None))
 OOM_KILLS = (("memory.events", "oom_kill"), ("memory/memory.oom_control", "oom_kill"))
 HEADER_CAP = 12  # digits of a frame's length
 FRAME_CAP = 256 * 1024 * 1024
+CLAIM_STOPS = (Stop.CLAIM_TOO_LARGE, Stop.CLAIM_MALFORMED)  # a claim the host never sees
+FRESH_FRAME = f'"{FRESH}"'.encode()
+STALE_CAP = 1 << 20  # bytes a shared process may leave between tests, read and dropped
 
 
 def _write_all(fd: int, data: bytes | memoryview) -> None:
@@ -56,7 +68,10 @@ def _write_all(fd: int, data: bytes | memoryview) -> None:
 
 
 def _emit(record: dict[str, object]) -> None:
-    _write_all(1, (json.dumps(record) + "\n").encode())
+    try:
+        _write_all(1, (json.dumps(record) + "\n").encode())
+    except BrokenPipeError:
+        os._exit(0)  # the host went away: end quietly
 
 
 def _read_header(fd: int) -> int | None:
@@ -146,15 +161,42 @@ def _drain(child: Child, fd: int, cap: int) -> bool:
     return True
 
 
-def _supervise(child: Child, spawner: Spawner, start: Start, counts: _Counts
-               ) -> tuple[Stop | None, int]:
-    """Watch one learner process until it exits or breaks a limit; (stop, wait status)."""
+def _claim_frame(claim: bytearray) -> tuple[Stop | None, bytes | None]:
+    """A shared process's claim, framed as its byte count on a line and then the JSON: (None,
+    the JSON) once complete, (None, None) while incomplete, (the stop, None) when broken. More
+    than one claim for one call is broken too."""
+    newline = claim.find(b"\n", 0, HEADER_CAP + 1)
+    if newline < 0:
+        digits = bytes(claim)
+        broken = len(digits) > HEADER_CAP or (digits and not digits.isdigit())
+        return (Stop.CLAIM_MALFORMED if broken else None), None
+    digits = bytes(claim[:newline])
+    if not digits.isdigit():
+        return Stop.CLAIM_MALFORMED, None
+    size = int(digits)
+    if size > CLAIM_CAP:
+        return Stop.CLAIM_TOO_LARGE, None
+    end = newline + 1 + size
+    if len(claim) < end:
+        return None, None
+    if len(claim) > end:
+        return Stop.CLAIM_MALFORMED, None
+    return None, bytes(claim[newline + 1:end])
+
+
+def _supervise(child: Child, spawner: Spawner, start: Start, counts: _Counts, framed: bool
+               ) -> tuple[Stop | None, int | None, bytes | None]:
+    """Watch one learner process until it exits, breaks a limit or (``framed``: a process that
+    serves every test) has sent a whole claim; (stop, wait status, claim). The status is None
+    only for a framed process that answered and goes on."""
     oom_before = counts.oom_kills.read()
-    caps = {child.out_r: start.stdout_cap, child.claim_r: CLAIM_CAP}
+    claim_cap = CLAIM_CAP + HEADER_CAP + 1 if framed else CLAIM_CAP
+    caps = {child.out_r: start.stdout_cap, child.claim_r: claim_cap}
     open_fds = [child.out_r, child.claim_r]
     deadline = time.monotonic() + start.time_limit
     stop: Stop | None = None
     status: int | None = None
+    body: bytes | None = None
     while status is None:
         if child.pid in spawner.exits:  # reported while the supervisor spawned the next one
             status = spawner.exits.pop(child.pid)
@@ -170,9 +212,19 @@ def _supervise(child: Child, spawner: Spawner, start: Start, counts: _Counts
         if len(child.stdout) > start.stdout_cap:
             stop = Stop.OUTPUT_LIMIT
             break
-        if len(child.claim) > CLAIM_CAP:
+        if len(child.claim) > claim_cap:
             stop = Stop.CLAIM_TOO_LARGE
             break
+        if framed and child.claim_r in ready:
+            stop, body = _claim_frame(child.claim)
+            if stop is not None:
+                break
+            if body is not None:
+                _drain(child, child.out_r, start.stdout_cap)  # what it printed before its claim
+                if len(child.stdout) <= start.stdout_cap:
+                    return None, None, body
+                stop, body = Stop.OUTPUT_LIMIT, None
+                break
         if spawner.sock.fileno() in ready:
             spawner.take_reports()
     if status is None:
@@ -183,11 +235,17 @@ def _supervise(child: Child, spawner: Spawner, start: Start, counts: _Counts
     else:
         for fd in open_fds:  # what it wrote just before it exited
             _drain(child, fd, caps[fd])
+        if framed and child.claim:
+            stop, body = _claim_frame(child.claim)
+            if stop is None and body is None:  # it ended inside its claim
+                stop = Stop.CLAIM_MALFORMED
+    if not framed and stop is not Stop.CLAIM_TOO_LARGE and child.claim:
+        body = bytes(child.claim)
     oom_after = counts.oom_kills.read()
     if (stop is None and os.WIFSIGNALED(status) and oom_before is not None
             and oom_after is not None and oom_after > oom_before):
         stop = Stop.MEMORY
-    return stop, status
+    return stop, status, body
 
 
 def _reap_zombies() -> None:
@@ -221,25 +279,33 @@ def _clear_uid(uid: int, spawner: Spawner, counts: _Counts, spare: Child | None)
         spawner.wipe(uid)
 
 
+def _emit_step(kind: Kind, seq: int | None, stop: Stop | None, status: int | None,
+               stdout: bytearray, start: Start, claim: bytes | None) -> None:
+    """The step's record; ``status`` None for a process that answered and goes on."""
+    exit_code = signal_number = None
+    if status is not None:
+        exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+        signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    _emit({
+        "kind": kind.value, "seq": seq, "stop": stop.value if stop else None,
+        "exit": exit_code, "signal": signal_number,
+        "stdout": stdout[: start.stdout_cap].decode("utf-8", "replace"),
+        "claim": None if stop in CLAIM_STOPS or claim is None else base64.b64encode(claim).decode(),
+    })
+
+
 def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: Start,
             counts: _Counts, ahead: Spawner | None = None) -> Child | None:
     """Supervise one step, clear its uid away and send its record. ``ahead``: the spawner that
     was asked for the next test's process, which is taken (and returned) before the clearing
     counts the container's processes."""
-    stop, status = _supervise(child, spawner, start, counts)
+    stop, status, claim = _supervise(child, spawner, start, counts, framed=False)
+    assert status is not None
     spare = ahead.collect(Kind.TEST, child.uid + 1) if ahead is not None else None
     for fd in (child.out_r, child.claim_r):
         os.close(fd)
     _clear_uid(child.uid, spawner, counts, spare)
-    claim = None if stop is Stop.CLAIM_TOO_LARGE or not child.claim else (
-        base64.b64encode(child.claim).decode())
-    _emit({
-        "kind": kind.value, "seq": seq, "stop": stop.value if stop else None,
-        "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-        "stdout": child.stdout[: start.stdout_cap].decode("utf-8", "replace"),
-        "claim": claim,
-    })
+    _emit_step(kind, seq, stop, status, child.stdout, start, claim)
     return spare
 
 
@@ -281,11 +347,113 @@ def _start_message() -> Start:
     buffer = bytearray()
     raw = json.loads(bytes(_read_body(0, size, buffer)))
     return Start(str(raw["code"]), str(raw["function"]), float(raw["time_limit"]),
-                 int(raw["memory_bytes"]), int(raw["stdout_cap"]), float(raw["lifetime"]))
+                 int(raw["memory_bytes"]), int(raw["stdout_cap"]), float(raw["lifetime"]),
+                 Isolation(raw.get("isolation", Isolation.SHARED.value)))
 
 
 def _end_of_lease(_signum: int, _frame: object) -> None:
     os._exit(3)  # the host is gone or wedged: the container must not outlive its lease
+
+
+def _end_strays(child: Child, counts: _Counts) -> None:
+    """Kill every process a shared learner process started, keeping the process itself. It is
+    stopped meanwhile (all its threads), so that none of them forks anew while its children
+    are killed; nothing to do when the count holds only it besides the baseline."""
+    _reap_zombies()
+    if counts.baseline is not None and counts.pids.read() == counts.baseline + 1:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(child.pid, signal.SIGSTOP)
+        try:
+            cleanup.kill_uid(child.uid, keep=child.pid)
+        finally:
+            os.kill(child.pid, signal.SIGCONT)
+    _reap_zombies()
+
+
+def _drop_stale(child: Child) -> None:
+    """What a shared process wrote between two calls (a thread of its own, say) belongs to no
+    test: read and dropped before the next test's arguments are sent."""
+    for fd in (child.out_r, child.claim_r):
+        with contextlib.suppress(BlockingIOError, OSError):
+            for _ in range(STALE_CAP >> 16):
+                if not os.read(fd, 1 << 16):
+                    break
+    child.stdout.clear()
+    child.claim.clear()
+
+
+def _retire(child: Child, spawner: Spawner, counts: _Counts, status: int | None = None) -> None:
+    """End a shared process (unless it has ended: ``status``) and clear its uid away: its
+    processes killed, its files removed, so that the fresh one that follows starts clean."""
+    if status is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child.pid, signal.SIGKILL)
+        spawner.exit_status(child.pid, None)
+    _close_ends(child)
+    _clear_uid(child.uid, spawner, counts, None)
+
+
+def _shared_step(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: Start,
+                 counts: _Counts) -> Child | None:
+    """Supervise one call of a shared process and send its record; the process, if it goes
+    on (the processes it started are ended first), else None (its uid is cleared away)."""
+    stop, status, claim = _supervise(child, spawner, start, counts, framed=True)
+    if status is None:
+        _end_strays(child, counts)
+        _emit_step(kind, seq, None, None, child.stdout, start, claim)
+        child.stdout.clear()
+        child.claim.clear()
+        return child
+    _retire(child, spawner, counts, status)
+    _emit_step(kind, seq, stop, status, child.stdout, start, claim)
+    return None
+
+
+def _serve_shared(start: Start, spawner: Spawner, counts: _Counts) -> None:
+    """``Isolation.SHARED``: one learner process loads the module and is called for each test in
+    turn; after a test that ended it (or a host's FRESH frame), a fresh one with a uid of its
+    own, which loads the module again, takes the remaining tests."""
+    uid = BASE_UID
+    loader = spawner.spawn(Kind.IMPORT, uid)
+    if loader is None:
+        raise SystemExit("the container could not start a process")
+    child = _shared_step(loader, spawner, Kind.IMPORT, None, start, counts)
+    buffer = bytearray()
+    seq = 0
+    while True:
+        size = _read_header(0)
+        body = _read_body(0, size, buffer) if size is not None else None
+        if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
+            if child is not None:
+                _retire(child, spawner, counts)
+            return
+        fresh = size == len(FRESH_FRAME) and body.tobytes() == FRESH_FRAME
+        if child is not None:
+            spawner.take_reports()
+            if child.pid in spawner.exits:  # it ended between two tests
+                _retire(child, spawner, counts, spawner.exits.pop(child.pid))
+                child = None
+            elif fresh:
+                _retire(child, spawner, counts)
+                child = None
+            else:
+                _drop_stale(child)
+        if fresh:
+            body.release()
+            continue
+        if child is None:
+            uid += 1
+            child = spawner.spawn(Kind.TEST, uid)
+            if child is None:
+                raise SystemExit("the container could not start a process")
+        assert child.args_w is not None
+        with contextlib.suppress(BrokenPipeError):  # it ended: _shared_step sees how
+            _write_all(child.args_w, str(size).encode() + b"\n")
+            _write_all(child.args_w, body)
+        body.release()  # so that the buffer may grow for a larger frame
+        child = _shared_step(child, spawner, Kind.TEST, seq, start, counts)
+        seq += 1
 
 
 def main() -> None:
@@ -294,6 +462,19 @@ def main() -> None:
     # PID 1 ignores signals that have no handler, so the lease needs one.
     signal.signal(signal.SIGALRM, _end_of_lease)
     signal.alarm(max(1, int(start.lifetime)))
+    if start.isolation is Isolation.SHARED:
+        # A shared process may close its end of the pipe its tests come on: the write must fail
+        # (EPIPE, its test then sees how the process ended), not end PID 1, which gVisor, unlike
+        # runc's kernel, does not shield from a signal it has no handler for.
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        shared = Spawner(start)  # before any test data or learner output exists here
+        _serve_shared(start, shared, _Counts())
+        return
+    _serve_per_test(start)
+
+
+def _serve_per_test(start: Start) -> None:
+    """``Isolation.PER_TEST``: a fresh learner process and uid for every step."""
     # Both before any test data or learner output exists in this process.
     spawners = (Spawner(start), Spawner(start))
     counts = _Counts()

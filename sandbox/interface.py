@@ -10,7 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sandbox.protocol import CallResult
+from sandbox.protocol import CallResult, Isolation
+
+__all__ = ["Isolation", "Limits", "Payload", "Sandbox", "SandboxRun", "SandboxUnavailable",
+           "TestInput"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class Payload:
     # the judge checks a value there, so that checking counts in the submission's wall clock. A
     # sandbox that does not call it leaves the checking to after the run.
     on_result: Callable[[int, CallResult], None] | None = field(default=None, compare=False)
+    isolation: Isolation = Isolation.SHARED  # one learner process for all tests, or one per test
 
 
 @dataclass

@@ -1,16 +1,19 @@
 """The learner side of the sandbox: the body of one learner process. Standard library only.
 
-The supervisor forks one such process per step (loading the module, then each test) and calls
-``main`` in it. Everything before ``_drop_privileges`` returns is trusted code running as root;
-from then on the process belongs to the learner: a uid of its own, no capabilities, and only three
-file descriptors (the arguments on 0 until read, then /dev/null; stdout and stderr on a pipe the
-supervisor counts; the claim pipe on 3). Whatever this process writes is a claim about its own
-call; the host checks it and decides.
+The spawner forks such a process and calls ``main`` in it: one that loads the module and then
+serves every test of the submission (``Isolation.SHARED``, the default; a fresh one takes over
+after a test that ended it), or one per step (``PER_TEST``: loading the module, then each test).
+Everything before ``_drop_privileges`` returns is trusted code running as root; from then on the
+process belongs to the learner: a uid of its own, no capabilities, and only its own file
+descriptors (/dev/null on 0, after a per-test process has read its arguments there; stdout and
+stderr on a pipe the supervisor counts; the claim pipe on 3; a shared process's tests on 4).
+Whatever this process writes is a claim about its own call; the host checks it and decides.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import math
 import os
@@ -22,10 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox import codec, syscall_filter
-from sandbox.protocol import Kind, Outcome, Start, error_claim
+from sandbox.protocol import Isolation, Kind, Outcome, Start, error_claim
 
 SOLUTION_FILE = "solution.py"
 CLAIM_FD = 3
+ARGS_FD = 4  # where a process that serves every test reads them (stdin stays /dev/null)
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,10 @@ def _drop_privileges(uid: int, start: Start, ready: Ready) -> None:
         pass
     resource.setrlimit(resource.RLIMIT_AS, (start.memory_bytes, start.memory_bytes))
     cpu = math.ceil(start.time_limit) + 1  # a backstop: the supervisor's clock kills first
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    # A process that serves every test gets its share per call (``_allow_cpu``) within the
+    # whole submission's time.
+    hard = cpu + 1 if start.isolation is Isolation.PER_TEST else math.ceil(start.lifetime) + cpu
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     os.nice(5)  # the supervisor keeps its share of the CPU however busy the learner is
     os.setgroups([])
@@ -103,16 +110,24 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _take_streams(args_fd: int | None, out_fd: int, claim_fd: int) -> bytes:
-    """Read the arguments, then leave exactly stdin (/dev/null), stdout, stderr and the claim."""
+def _take_streams(args_fd: int | None, out_fd: int, claim_fd: int,
+                  tests_fd: int | None = None) -> bytes:
+    """Read the arguments, then leave exactly stdin (/dev/null), stdout, stderr and the claim,
+    and, for a process that serves every test, the pipe its tests come on (on ARGS_FD)."""
     data = _read_all(args_fd) if args_fd is not None else b""
+    if tests_fd is not None:  # above every number taken below, then to its own
+        tests_fd = os.dup2(tests_fd, max(tests_fd, out_fd, claim_fd, ARGS_FD) + 1)
     # stdout and stderr first: out_fd may have the number the claim pipe is about to take.
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
     os.dup2(claim_fd, CLAIM_FD)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    os.closerange(CLAIM_FD + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+    last = CLAIM_FD
+    if tests_fd is not None:
+        os.dup2(tests_fd, ARGS_FD)
+        last = ARGS_FD
+    os.closerange(last + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
     return data
 
 
@@ -143,6 +158,65 @@ def _call(start: Start, module: types.ModuleType, data: bytes) -> dict[str, Any]
 
 
 def _claim(kind: Kind, start: Start, ready: Ready, data: bytes) -> dict[str, Any]:
+    loaded = _load(start, ready)
+    if not isinstance(loaded, types.ModuleType):
+        return loaded
+    if kind is Kind.IMPORT:
+        return {"outcome": Outcome.RETURNED.value}
+    return _call(start, loaded, data)
+
+
+def _encoded(claim: dict[str, Any]) -> bytes:
+    try:
+        text = json.dumps(claim)
+    except MemoryError:
+        text = json.dumps({"outcome": Outcome.MEMORY.value})
+    except BaseException as exc:  # a value that cannot be encoded, say
+        text = json.dumps(error_claim(exc, None))
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
+    return text.encode()
+
+
+def _write(data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(CLAIM_FD, view):]
+
+
+def _send(claim: dict[str, Any]) -> None:
+    """One claim in a frame: its byte count on a line, then the JSON (the process goes on)."""
+    body = _encoded(claim)
+    _write(str(len(body)).encode() + b"\n" + body)
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    chunks, got = [], 0
+    while got < size:
+        chunk = os.read(fd, min(1 << 16, size - got))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _next_test(fd: int) -> bytes | None:
+    """The next test's arguments, framed by the supervisor; None at the end of the tests."""
+    digits = b""
+    while not digits.endswith(b"\n"):
+        byte = os.read(fd, 1)
+        if not byte:
+            return None
+        digits += byte
+    return _read_exactly(fd, int(digits))
+
+
+def _load(start: Start, ready: Ready) -> types.ModuleType | dict[str, Any]:
+    """The learner's module, executed; or the claim that loading it failed."""
     module = types.ModuleType("solution")
     module.__file__ = SOLUTION_FILE
     sys.modules["solution"] = module
@@ -155,29 +229,59 @@ def _claim(kind: Kind, start: Start, ready: Ready, data: bytes) -> dict[str, Any
         return {"outcome": Outcome.MEMORY.value}
     except BaseException as exc:
         return error_claim(exc, _line_of(exc))
+    return module
+
+
+def _allow_cpu(start: Start) -> None:
+    """The CPU backstop for the next call: its share on top of what the process used so far
+    (the hard limit, set before the privileges went, bounds the whole submission)."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    spent = used.ru_utime + used.ru_stime
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = math.ceil(spent) + math.ceil(start.time_limit) + 1
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CPU, (min(soft, hard), hard))
+
+
+def _serve(kind: Kind, start: Start, ready: Ready) -> None:
+    """One process for every test (``Isolation.SHARED``): load the module once, then answer each
+    test the supervisor sends on ARGS_FD with a framed claim, until the tests end. A call that
+    raises is that test's claim and the process goes on; MemoryError ends it, since an
+    interpreter that ran out of memory is not fit to go on."""
+    loaded = _load(start, ready)
     if kind is Kind.IMPORT:
-        return {"outcome": Outcome.RETURNED.value}
-    return _call(start, module, data)
+        _send({"outcome": Outcome.RETURNED.value} if isinstance(loaded, types.ModuleType)
+              else loaded)
+    while isinstance(loaded, types.ModuleType):
+        data = _next_test(ARGS_FD)
+        if data is None:
+            return
+        _allow_cpu(start)
+        try:
+            claim = _call(start, loaded, data)
+        except MemoryError:
+            claim = {"outcome": Outcome.MEMORY.value}
+        _send(claim)
+        if claim["outcome"] == Outcome.MEMORY.value:
+            return
+    if kind is Kind.TEST and _next_test(ARGS_FD) is not None:  # the module failed to load
+        _send(loaded)
 
 
 def main(kind: Kind, start: Start, ready: Ready, uid: int, args_fd: int | None, out_fd: int,
          claim_fd: int) -> None:
-    """Run one step as uid and exit; never returns."""
+    """Run one step (``Isolation.PER_TEST``), or every test the supervisor sends (shared), as
+    uid, and exit; never returns."""
     _drop_privileges(uid, start, ready)
+    if start.isolation is Isolation.SHARED:
+        _take_streams(None, out_fd, claim_fd, args_fd)
+        with contextlib.suppress(BaseException):  # a claim that could not be sent ends it
+            _serve(kind, start, ready)
+        os._exit(0)
     data = _take_streams(args_fd, out_fd, claim_fd)
     try:
         claim = _claim(kind, start, ready, data)
-        text = json.dumps(claim)
     except MemoryError:
-        text = json.dumps({"outcome": Outcome.MEMORY.value})
-    except BaseException as exc:  # a value that cannot be encoded, say
-        text = json.dumps(error_claim(exc, None))
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BaseException:
-        pass
-    view = memoryview(text.encode())
-    while view:
-        view = view[os.write(CLAIM_FD, view):]
+        claim = {"outcome": Outcome.MEMORY.value}
+    _write(_encoded(claim))
     os._exit(0)

@@ -4,12 +4,15 @@ sandbox image (the supervisor and the learner side use it) and imported by the h
 Three parties speak it:
 
 - the **host** sends frames on the container's stdin: a ``Start`` message, then one test's
-  arguments at a time, each only after the previous test's record arrived, then ``null``;
+  arguments at a time, each only after the previous test's record arrived, then ``null``; before
+  a test it may send ``FRESH``: the learner process must be replaced (its last claim was refused);
 - the **supervisor** (``sandbox.harness``, PID 1 of the container, never runs learner code)
   answers each step with exactly one ``step`` record on its stdout, a line of JSON that states
   what it saw from outside the learner's process: how it ended, what it printed, and the
   learner's *claim*, passed on unread in base64;
-- the **learner process** (``sandbox.learner``) writes its claim, one JSON object, on a pipe.
+- the **learner process** (``sandbox.learner``) writes its claim, one JSON object, on a pipe:
+  for each test, framed by its byte count on a line, where one process serves every test
+  (``Isolation.SHARED``); alone, before it exits, where each test has its own (``PER_TEST``).
 
 The host trusts nothing in a claim: ``parse_step`` and ``parse_claim`` accept exactly the shapes
 below and raise ``ProtocolError`` for anything else (unknown or missing keys, wrong types, NaN or
@@ -63,6 +66,20 @@ class Stop(StrEnum):
     OUTPUT_LIMIT = "output_limit"
     MEMORY = "memory"  # the container's OOM killer took it (memory.events)
     CLAIM_TOO_LARGE = "claim_too_large"
+    CLAIM_MALFORMED = "claim_malformed"  # a claim's frame (its length line) is broken
+
+
+class Isolation(StrEnum):
+    """How a submission's tests share learner processes (``isolation`` in problem.toml).
+
+    ``shared``: one learner process loads the module once and is called for each test in turn,
+    as in every function judge; a test that ends it gets its verdict and a fresh process (and
+    uid) takes the remaining tests. ``per_test``: a fresh process and uid for every test, and the
+    writable places emptied between tests.
+    """
+
+    SHARED = "shared"
+    PER_TEST = "per_test"
 
 
 # What a learner process may claim about itself; everything else is the supervisor's to say.
@@ -122,11 +139,12 @@ class Start:
     memory_bytes: int
     stdout_cap: int
     lifetime: float  # the supervisor ends the container after this, should the host vanish
+    isolation: Isolation = Isolation.SHARED
 
     def as_json(self) -> dict[str, Any]:
         return {"code": self.code, "function": self.function, "time_limit": self.time_limit,
                 "memory_bytes": self.memory_bytes, "stdout_cap": self.stdout_cap,
-                "lifetime": self.lifetime}
+                "lifetime": self.lifetime, "isolation": self.isolation.value}
 
 
 @dataclass(frozen=True)
@@ -140,6 +158,11 @@ class Step:
     signal: int | None
     stdout: str
     claim: bytes | None
+
+
+# A host frame that is no test: the learner process that ran the last test must be replaced by a
+# fresh one before the next (its claim broke this protocol, which only the host can tell).
+FRESH = "fresh"
 
 
 def frame(message: object) -> bytes:

@@ -30,7 +30,7 @@ import warnings
 from dataclasses import dataclass, field, replace
 
 from sandbox import cleanup, learner, syscall_filter
-from sandbox.protocol import Kind, Start
+from sandbox.protocol import Isolation, Kind, Start
 
 MESSAGE_CAP = 64
 
@@ -96,7 +96,7 @@ class Spawner:
         words, fds = self._answer("spawned", 3)
         if words[0] == "failed":
             return None
-        args_w = fds.pop(0) if kind is Kind.TEST else None
+        args_w = fds.pop(0) if len(fds) == 3 else None
         out_r, claim_r = fds
         for fd in (out_r, claim_r):
             os.set_blocking(fd, False)
@@ -214,7 +214,7 @@ def _spawn(sock: socket.socket, kind: Kind, uid: int, start: Start, ready: learn
     args_r: int | None = None
     args_w: int | None = None
     try:
-        if kind is Kind.TEST:
+        if kind is Kind.TEST or start.isolation is Isolation.SHARED:  # a shared one gets tests
             args_r, args_w = os.pipe()
             made += [args_r, args_w]
         out_r, out_w = os.pipe()

@@ -8,6 +8,7 @@ import pytest
 from judge.problems import ProblemError, discover, find_problem, load_problem
 from judge.results import Verdict
 from judge.settings import ROOT
+from sandbox.interface import Isolation
 from tests.utils.problem_factory import PROBLEM_TOML, make_problem
 
 
@@ -36,6 +37,17 @@ def test_unknown_top_level_key(tmp_path: Path) -> None:
     toml = PROBLEM_TOML.format(slug="mean", returns="float").replace("tags", "labels")
     with pytest.raises(ProblemError, match=r"unknown key 'labels'; valid keys are checker, "):
         load_problem(make_problem(tmp_path, toml=toml))
+
+
+def test_isolation_defaults_to_one_process_and_may_ask_for_one_per_test(tmp_path: Path) -> None:
+    toml = PROBLEM_TOML.format(slug="mean", returns="float")
+    assert load_problem(make_problem(tmp_path / "a", toml=toml)).isolation is Isolation.SHARED
+    per_test = load_problem(make_problem(tmp_path / "b", toml='isolation = "per_test"\n' + toml))
+    assert per_test.isolation is Isolation.PER_TEST
+    with pytest.raises(ProblemError, match=r"isolation must be one of shared, per_test, got 'fork'"):
+        load_problem(make_problem(tmp_path / "c", toml='isolation = "fork"\n' + toml))
+    with pytest.raises(ProblemError, match=r"unknown key 'isolate'; valid keys are .*isolation"):
+        load_problem(make_problem(tmp_path / "d", toml='isolate = "per_test"\n' + toml))
 
 
 def test_unknown_checker_fails_at_load(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 Each file declares the verdict it must get; whatever it tries, the learner's view must not show
 hidden tests, its text must be storable, it must end in time and leave no container behind
-(``tests.utils.attacks.check_attack``). The sandbox is a fixture, so another module can run the
+(``tests.utils.attacks.check_attack``). Each runs under both isolations: one learner process for
+the submission, and a fresh one per test. The sandbox is a fixture, so another module can run the
 same suite under another container runtime (test_attacks_gvisor.py).
 """
 
@@ -12,6 +13,7 @@ import pytest
 
 from judge.results import CATEGORY_MESSAGES, TestStatus
 from sandbox.docker_runner import DockerSandbox
+from sandbox.interface import Isolation
 from tests.utils.attacks import (
     ATTACKS_DIR,
     Attack,
@@ -39,9 +41,11 @@ def time_factor() -> float:
 
 
 @pytest.mark.docker
+@pytest.mark.parametrize("isolation", list(Isolation), ids=[i.value for i in Isolation])
 @pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
-def test_attack(attack: Attack, attack_sandbox: DockerSandbox, time_factor: float) -> None:
-    check_attack(attack, attack_sandbox, time_factor)
+def test_attack(attack: Attack, isolation: Isolation, attack_sandbox: DockerSandbox,
+                time_factor: float) -> None:
+    check_attack(attack, attack_sandbox, time_factor, isolation)
 
 
 def test_the_suite_has_enough_well_formed_attacks() -> None:
@@ -50,6 +54,7 @@ def test_the_suite_has_enough_well_formed_attacks() -> None:
         problem = attack_problem(attack.problem)  # raises for an unknown problem
         assert f"def {problem.function}(" in attack.code, f"{attack.name} never defines {problem.function}"
         assert attack.max_seconds is None or attack.max_seconds > 0
+    assert any(a.under_shared for a in ATTACKS), "no attack states what sharing a process changes"
 
 
 def test_the_leak_check_finds_hidden_data_and_ignores_public_data() -> None:

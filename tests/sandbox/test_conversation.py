@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -12,7 +13,7 @@ import pytest
 
 from sandbox import codec
 from sandbox.conversation import StreamEnded, converse
-from sandbox.interface import Limits, Payload, TestInput
+from sandbox.interface import Isolation, Limits, Payload, TestInput
 from sandbox.protocol import AS_SENT, Kind, Outcome, ProtocolError, parse_claim, parse_step
 
 Reply = bytes | None | Callable[[], bytes | None]
@@ -87,6 +88,18 @@ def test_a_well_behaved_run() -> None:
     (step(kind="import"), "expected a 'test' record"),
     (step(claim=returned(1.0, [["a", "b"]]), extra=1), "unexpected keys"),
     (b'{"kind": "test", "kind": "test"}', "appears twice"),
+    (step(stop="bored"), "unknown stop reason"),
+    (step(signal="9"), "signal must be an integer"),
+])
+def test_a_broken_supervisor_record_fails_the_test_and_ends_the_run(line: bytes, message: str) -> None:
+    result, channel = run([LOADED, line])
+    assert len(result.results) == 1
+    assert result.results[0].outcome is Outcome.CRASHED
+    assert message in result.results[0].detail
+    assert channel.sent[-1] != None  # noqa: E711 - the run ended without asking for more
+
+
+@pytest.mark.parametrize(("line", "message"), [
     (step(claim='{"outcome": "returned", "value": {"t": "float", "v": NaN}}'), "NaN is not allowed"),
     (step(claim={"outcome": "returned", "value": codec.encode(1.0)}), "lacks"),
     (step(claim={"outcome": "returned", "value": codec.encode(1.0), "args_after": [],
@@ -95,15 +108,27 @@ def test_a_well_behaved_run() -> None:
     (step(claim={"outcome": "timeout"}), "may claim"),
     (step(claim={"outcome": "returned", "value": {"t": "list", "v": [{"t": "int", "v": 3}]},
                  "args_after": [{"t": "str"}], "kwargs_after": {}}), "value breaks the schema"),
-    (step(stop="bored"), "unknown stop reason"),
-    (step(signal="9"), "signal must be an integer"),
+    (step(stop="claim_malformed", claim=None), "frame is broken"),
+    (step(stop="claim_too_large", claim=None), "larger than the 4 MiB"),
 ])
-def test_a_broken_record_fails_the_test_and_ends_the_run(line: bytes, message: str) -> None:
-    result, channel = run([LOADED, line])
-    assert len(result.results) == 1
-    assert result.results[0].outcome is Outcome.CRASHED
+def test_a_broken_claim_fails_its_test_and_a_fresh_process_takes_the_rest(
+        line: bytes, message: str) -> None:
+    good = step(seq=1, claim=returned(2.5, [["a", "b"]]))
+    result, channel = run([LOADED, line, good], n_tests=2)
+    assert [r.outcome for r in result.results] == [Outcome.CRASHED, Outcome.RETURNED]
     assert message in result.results[0].detail
-    assert channel.sent[-1] != None  # noqa: E711 - the run ended without asking for more
+    # start, test 0, then the request for a fresh process before test 1, test 1, the end
+    assert channel.sent[2] == "fresh" and channel.sent[3]["args"] and channel.sent[-1] is None
+    assert result.finished
+
+
+def test_the_start_names_the_isolation() -> None:
+    _, channel = run([LOADED, step(claim=returned(1.5, [["a", "b"]]))], n_tests=1)
+    assert channel.sent[0]["isolation"] == "shared"
+    per_test = dataclasses.replace(payload(1), isolation=Isolation.PER_TEST)
+    scripted = Scripted([LOADED, step(claim=returned(1.5, [["a", "b"]]))])
+    converse(scripted, per_test, time.monotonic())
+    assert scripted.sent[0]["isolation"] == "per_test"
 
 
 def test_the_host_clock_decides_a_time_out() -> None:

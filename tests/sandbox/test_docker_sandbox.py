@@ -180,7 +180,7 @@ def test_writes_outside_tmp_fail_and_tmp_is_noexec(
     ))
     assert "wrote" not in found
     assert "executed" not in found and "noexec PermissionError" in found
-    assert "uid=20001" in found  # the first test's own uid, never root
+    assert "uid=20000" in found  # the submission's learner process's own uid, never root
 
 
 def test_hidden_expected_values_are_nowhere_in_the_sandbox(

