@@ -5,21 +5,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from judge.grading import grade
 from judge.problems import ProblemError, discover, find_problem, load_problem
 from judge.results import TestStatus, Verdict
-from judge.sandboxes import docker_sandbox
 from judge.settings import get_settings
-from judge.validation import validate_problem
-from sandbox.docker_runner import DockerSandbox, connect
-from sandbox.image import build_image, ensure_image
 from sandbox.interface import SandboxUnavailable
+
+# Grading, validation and Docker's client are imported by the commands that use them: listing
+# problems needs none of them, and starts in a fraction of the time.
+if TYPE_CHECKING:
+    from sandbox.docker_runner import DockerSandbox
 
 app = typer.Typer(help="A judge for exercises that implement text-evaluation metrics.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -39,6 +39,8 @@ def fail(message: str) -> typer.Exit:
 
 
 def open_sandbox() -> DockerSandbox:
+    from judge.sandboxes import docker_sandbox
+
     with err.status("Preparing the sandbox...") as status:
         try:
             return docker_sandbox(lambda msg: status.update(f"Sandbox: {msg}"))
@@ -100,6 +102,8 @@ def run(
         "--full", help="The author's view: every hidden test with its name and values.")] = False,
 ) -> None:
     """Judge FILE against problem SLUG's tests; shows what a learner would see (--full: all)."""
+    from judge.grading import grade
+
     try:
         problem = find_problem(get_settings().problems_dir, slug)
     except ProblemError as exc:
@@ -161,6 +165,8 @@ def show_problem(slug: str) -> None:
 @problems_app.command("validate")
 def validate(slugs: Annotated[list[str] | None, typer.Argument()] = None) -> None:
     """Prove problems: reference accepted twice alike, each wrong solution its declared verdict."""
+    from judge.validation import validate_problem
+
     root = get_settings().problems_dir
     try:
         problems = ([find_problem(root, s) for s in slugs] if slugs
@@ -188,6 +194,9 @@ def build(
         "--if-missing", help="Do nothing when the current image exists.")] = False,
 ) -> None:
     """Build the sandbox image (from python:3.11-slim, or offline)."""
+    from sandbox.docker_runner import connect
+    from sandbox.image import build_image, ensure_image
+
     mode = True if offline else get_settings().sandbox_offline
     try:
         client = connect()

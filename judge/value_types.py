@@ -78,6 +78,10 @@ def brief(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+# Scalar kinds whose JSON value is already the Python value when its type is exactly this one.
+_EXACT: dict[str, type] = {"str": str, "int": int, "bool": bool, "float": float}
+
+
 def from_json(value: Any, spec: TypeSpec, where: str) -> Any:
     """Convert a JSON value to the declared type, or raise TypeSpecError naming ``where``."""
     kind = spec.kind
@@ -105,7 +109,11 @@ def from_json(value: Any, spec: TypeSpec, where: str) -> Any:
         return value
     if kind in ("list", "tuple") and type(value) is list:
         if kind == "list" or spec.variadic:
-            items = [from_json(v, spec.args[0], f"{where}[{i}]") for i, v in enumerate(value)]
+            exact = _EXACT.get(spec.args[0].kind)
+            if exact is not None and all(type(v) is exact for v in value):
+                items = list(value)  # a list of tokens, say: no item needs converting or naming
+            else:
+                items = [from_json(v, spec.args[0], f"{where}[{i}]") for i, v in enumerate(value)]
         else:
             if len(value) != len(spec.args):
                 raise TypeSpecError(f"{where}: {spec} needs {len(spec.args)} items, not {len(value)}")

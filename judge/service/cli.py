@@ -12,24 +12,18 @@ import sys
 import threading
 from collections.abc import Callable
 from types import FrameType
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from judge.cli import app
-from judge.errors import DomainError
-from judge.service.accounts import set_password
-from judge.service.bootstrap import first_admin_token, prepare_database
-from judge.service.celery_app import QUEUES, VALIDATION_QUEUE, use_broker
-from judge.service.db.models import Role
-from judge.service.db.session import session_scope
-from judge.service.heartbeats import VALIDATION_NODE
-from judge.service.private_redis import PrivateRedis, redis_binary
-from judge.service.supervision import Supervised
-from judge.service.users import create_user, user_named
-from judge.settings import Settings, get_settings
-from sandbox.docker_runner import engine_answers, wait_for_engine
+from judge.service.roles import Role
+
+# The service (Celery, SQLAlchemy, the accounts, Docker) is imported by the commands that use
+# it, so that the engine's commands (`judge run`, `judge problems ...`) start without it.
+if TYPE_CHECKING:
+    from judge.settings import Settings
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 WORKER_STOP_SECONDS = 20.0  # a warm shutdown lets running submissions finish for this long
@@ -40,6 +34,8 @@ err = Console(stderr=True)
 
 
 def worker_command(concurrency: int) -> list[str]:
+    from judge.service.celery_app import QUEUES
+
     # -B runs the beat that re-queues lost submissions inside the worker; the recovery task is
     # idempotent, so several workers each running a beat do no harm.
     return [sys.executable, "-m", "celery", "-A", "judge.service.celery_app", "worker", "-B",
@@ -47,6 +43,9 @@ def worker_command(concurrency: int) -> list[str]:
 
 
 def validation_worker_command(concurrency: int) -> list[str]:
+    from judge.service.celery_app import VALIDATION_QUEUE
+    from judge.service.heartbeats import VALIDATION_NODE
+
     # Only the validation queue, so that authoring never holds a slot that judges learners (the
     # judging worker's -Q leaves it out). No beat: the judging worker runs recovery. A node name
     # of its own, so that both kinds of worker can share a host.
@@ -79,6 +78,10 @@ def create(
     """Create a user and print a new API token (shown only this once); with --password-stdin the
     user can also sign in to the pages."""
     from judge.cli import fail
+    from judge.errors import DomainError
+    from judge.service.bootstrap import prepare_database
+    from judge.service.db.session import session_scope
+    from judge.service.users import create_user
 
     password = _password_from_stdin() if password_stdin else None
     prepare_database()
@@ -94,6 +97,11 @@ def create(
 def set_password_command(name: str, password_stdin: PasswordStdin = False) -> None:
     """Set a user's password (their browser sessions end)."""
     from judge.cli import fail
+    from judge.errors import DomainError
+    from judge.service.accounts import set_password
+    from judge.service.bootstrap import prepare_database
+    from judge.service.db.session import session_scope
+    from judge.service.users import user_named
 
     if not password_stdin:
         raise fail("give the password on standard input with --password-stdin (never as an argument)")
@@ -110,6 +118,8 @@ def set_password_command(name: str, password_stdin: PasswordStdin = False) -> No
 def wait_for_the_engine() -> None:
     """A worker started before its Docker engine answers (a host booting, an engine restarting)
     waits for it instead of exiting, and takes work once it answers."""
+    from sandbox.docker_runner import engine_answers, wait_for_engine
+
     if engine_answers():
         return
     where = os.environ.get("DOCKER_HOST") or "the local socket"
@@ -122,6 +132,7 @@ def worker(concurrency: Annotated[int, typer.Option(help="parallel submissions")
     """Run a Celery worker (with the recovery beat) that judges in the Docker sandbox; started
     before the Docker engine answers, it waits for it."""
     from judge.cli import open_sandbox
+    from judge.service.bootstrap import prepare_database
 
     prepare_database()
     wait_for_the_engine()
@@ -134,6 +145,8 @@ def validation_worker(concurrency: Annotated[int | None, typer.Option(
     """Run a Celery worker that validates authors' drafts in the Docker sandbox, apart from the
     worker that judges learners."""
     from judge.cli import open_sandbox
+    from judge.service.bootstrap import prepare_database
+    from judge.settings import get_settings
 
     prepare_database()
     wait_for_the_engine()
@@ -158,6 +171,9 @@ def say(message: str) -> None:
 
 def _private_broker(settings: Settings, stops: list[Callable[[], object]]) -> str:
     """Start the embedded default's broker and point this process and its worker at it."""
+    from judge.service.celery_app import use_broker
+    from judge.service.private_redis import PrivateRedis, redis_binary
+
     binary = redis_binary()
     if binary is None:
         say("[bold]warning:[/] no redis-server installed, so the broker is kombu's file-system "
@@ -186,6 +202,9 @@ def serve(
     started again if they die; SIGINT or SIGTERM stops everything."""
     from judge.cli import open_sandbox
     from judge.service import http_server
+    from judge.service.bootstrap import first_admin_token, prepare_database
+    from judge.service.supervision import Supervised
+    from judge.settings import get_settings
 
     previous = {sig: signal.signal(sig, _raise_stop) for sig in STOP_SIGNALS}
     stops: list[Callable[[], object]] = []  # in start order; run in reverse
@@ -235,6 +254,7 @@ def api(
     """Serve the API alone, as production's API container does (workers and broker run apart);
     it migrates the database as it starts."""
     from judge.service import http_server
+    from judge.settings import get_settings
 
     settings = get_settings()
     http_server.run(host or settings.host, port or settings.port)

@@ -9,6 +9,8 @@ from typing import Any, ClassVar
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from judge.service.roles import Role as Role  # re-exported: the rest of the service names it here
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
@@ -16,12 +18,6 @@ def utcnow() -> datetime:
 
 class Base(DeclarativeBase):
     type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
-
-
-class Role(StrEnum):
-    LEARNER = "learner"
-    INSTRUCTOR = "instructor"
-    ADMIN = "admin"
 
 
 class SubmissionStatus(StrEnum):
