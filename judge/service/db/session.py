@@ -15,29 +15,32 @@ from sqlalchemy.orm import Session, sessionmaker
 from judge.errors import InvalidInput
 from judge.settings import get_settings
 
-_BIND_SUFFIX = re.compile(r"_\d+$")  # SQLAlchemy numbers the binds of one column: slug_1, slug_2
+_BIND_SUFFIX = re.compile(r"_m?\d+$")  # SQLAlchemy numbers the binds of one column: slug_1, label_m1
 
 
-def _named(parameters: Any, context: ExecutionContext | None) -> Iterator[tuple[str, object]]:
-    """Each bound value with the name of its bind (positional binds named from the compiled
-    statement where it knows them)."""
+def _named(parameters: Any, names: list[str]) -> Iterator[tuple[str, object]]:
+    """Each bound value with the name of its bind: a mapping's keys, or for positional binds the
+    compiled statement's names, which a batch of rows (executemany, or the flat list of one
+    multi-row INSERT) repeats row after row."""
     if isinstance(parameters, Mapping):
         yield from parameters.items()
         return
-    names = list(getattr(getattr(context, "compiled", None), "positiontup", None) or [])
-    for index, value in enumerate(parameters or ()):
-        yield (names[index] if index < len(names) else "a value"), value
+    for index, value in enumerate(parameters if isinstance(parameters, (list, tuple)) else [parameters]):
+        if isinstance(value, (Mapping, list, tuple)):
+            yield from _named(value, names)
+        else:
+            yield (names[index % len(names)] if names else "a value"), value
 
 
 def refuse_nul(_connection: Any, _cursor: Any, _statement: str, parameters: Any,
-               context: ExecutionContext | None, executemany: bool) -> None:
+               context: ExecutionContext | None, _executemany: bool) -> None:
     """No text with a NUL character reaches the database, from any caller: PostgreSQL refuses it
     (psycopg's DataError, which would read as a failed database), SQLite would keep it, so the
     two answer alike. Raised as the caller's bad input, named after the column's bind."""
-    for row in (parameters if executemany else [parameters]):
-        for name, value in _named(row, context):
-            if isinstance(value, str) and "\x00" in value:
-                raise InvalidInput(f"{_BIND_SUFFIX.sub('', name)}: must not contain a NUL character (U+0000)")
+    names = list(getattr(getattr(context, "compiled", None), "positiontup", None) or [])
+    for name, value in _named(parameters, names):
+        if isinstance(value, str) and "\x00" in value:
+            raise InvalidInput(f"{_BIND_SUFFIX.sub('', name)}: must not contain a NUL character (U+0000)")
 
 
 @lru_cache
