@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import platform
 import shutil
@@ -335,6 +336,69 @@ FORKS = ("import os, sys, time\nstarted = time.perf_counter()\n"
          "        os._exit(0)\n    os.waitpid(pid, 0)\nprint(time.perf_counter() - started)\n")
 
 
+def container_cpu_ns(container_id: str) -> int | None:
+    """CPU time a container's cgroup has used, read on this host (cgroup v1 or v2), or None."""
+    places = ((f"/sys/fs/cgroup/cpuacct/docker/{container_id}/cpuacct.usage", 1),
+              (f"/sys/fs/cgroup/system.slice/docker-{container_id}.scope/cpu.stat", 1000))
+    for path, scale in places:
+        with contextlib.suppress(OSError, ValueError):
+            text = Path(path).read_text()
+            if scale == 1:
+                return int(text.strip())
+            usage = next(line for line in text.splitlines() if line.startswith("usage_usec"))
+            return int(usage.split()[1]) * scale
+    return None
+
+
+@dataclass
+class Inside:
+    """What one run's tests cost inside its container: the host's own time per test summed, and
+    the container's CPU from the first test's record to the last one's, per test."""
+
+    seconds: float
+    cpu_per_test: float | None
+
+
+class InsideSandbox:
+    """The configured sandbox, noting for each run what its tests cost inside the container."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.runs: list[Inside] = []
+
+    def check(self) -> None:
+        self.inner.check()
+
+    def run(self, payload: Any) -> Any:
+        last = len(payload.tests) - 1
+        marks: dict[int, int | None] = {}
+
+        def on_result(seq: int, result: Any) -> None:
+            if seq in (0, last) and self.inner.recent:
+                marks[seq] = container_cpu_ns(self.inner.recent[-1])
+            if payload.on_result is not None:
+                payload.on_result(seq, result)
+
+        run = self.inner.run(dataclasses.replace(payload, on_result=on_result))
+        first, final = marks.get(0), marks.get(last)
+        cpu = (final - first) / 1e9 / last if first is not None and final is not None and last else None
+        self.runs.append(Inside(sum(r.seconds or 0.0 for r in run.results), cpu))
+        return run
+
+
+def inside_runs(problem: Any, code: str, sandbox: Any, count: int) -> list[Inside]:
+    """``count`` gradings of code, each noting what its tests cost inside the container."""
+    from judge.grading import grade
+    from judge.results import Verdict
+
+    timed = InsideSandbox(sandbox)
+    grade(problem, code, timed)  # a warm-up, left out
+    timed.runs.clear()
+    for _ in range(count):
+        assert grade(problem, code, timed).verdict is Verdict.ACCEPTED
+    return timed.runs
+
+
 def fork_runs(container: Any, forks: int, count: int) -> list[float]:
     """Seconds for ``forks`` forks of python3, each child exiting at once, in the container."""
     times = []
@@ -582,6 +646,20 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     figures.add("fresh-process floor", f"{ms(statistics.median(forked))} median",
                 f"{len(problem.tests())} forks of python3 in a started one-CPU container, each "
                 f"child exiting at once: one fresh process per test, doing nothing; {len(forked)} runs")
+
+    say("the tests inside a warm container")
+    from sandbox.interface import Isolation
+
+    for isolation in Isolation:
+        variant = dataclasses.replace(problem, isolation=isolation)
+        inside = inside_runs(variant, code, sandbox, plan.judge_runs)
+        cpus = [i.cpu_per_test for i in inside if i.cpu_per_test is not None]
+        cpu = f", {statistics.median(cpus) * 1000:.2f} ms of CPU per test" if cpus else ""
+        figures.add(f"{len(problem.tests())} tests inside a warm container, {isolation.value}",
+                    f"{ms(statistics.median(i.seconds for i in inside))} median{cpu}",
+                    f"{PROBLEM} reference: the host's own time per test (arguments sent to record "
+                    f"received), summed; CPU: the container's cgroup from the first test's record "
+                    f"to the last's; {plan.judge_runs} runs")
 
     say("judge run alone")
     grade(problem, code, sandbox)

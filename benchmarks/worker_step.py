@@ -6,6 +6,9 @@ sandbox, and splits each step into the sandbox's run (container and tests) and t
 ``--profile`` it also prints cProfile's top entries for the rest.
 
     python benchmarks/worker_step.py [--problem bleu_1gram] [--runs 20] [--profile]
+                                     [--backend embedded|postgres]
+
+``--backend postgres`` uses a throw-away database on 127.0.0.1:5432 (trust auth), dropped after.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ import pstats
 import statistics
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
 class TimedSandbox:
@@ -45,10 +50,31 @@ def main() -> None:
     parser.add_argument("--problem", default="bleu_1gram")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--backend", choices=("embedded", "postgres"), default="embedded")
     args = parser.parse_args()
     data = tempfile.mkdtemp(prefix="judge-bench-")
-    os.environ.update({"JUDGE_DATA_DIR": data, "JUDGE_DATABASE_URL": "",
+    database = ""
+    if args.backend == "postgres":
+        import psycopg
+
+        name = f"judge_step_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        database = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    os.environ.update({"JUDGE_DATA_DIR": data, "JUDGE_DATABASE_URL": database,
                        "JUDGE_LEARNER_QUEUE_QUOTA": str(args.runs + 1)})
+    try:
+        measure(args)
+    finally:
+        if database:
+            from judge.service.db.session import get_engine
+
+            get_engine().dispose()
+            with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def measure(args: argparse.Namespace) -> None:
 
     from judge.sandboxes import docker_sandbox
     from judge.service import jobs
@@ -82,7 +108,8 @@ def main() -> None:
             assert submission.verdict == "accepted", (submission.verdict, submission.message)
     totals, runs = totals[1:], sandbox.seconds[1:]
     rest = [t - r for t, r in zip(totals, runs, strict=True)]
-    print(f"problem {args.problem}: {args.runs} worker steps (claim, load, grade, store) on SQLite")
+    where = "PostgreSQL" if args.backend == "postgres" else "SQLite"
+    print(f"problem {args.problem}: {args.runs} worker steps (claim, load, grade, store) on {where}")
     print(f"  whole step:            median {statistics.median(totals) * 1000:7.1f} ms")
     print(f"  sandbox run:           median {statistics.median(runs) * 1000:7.1f} ms "
           "(container start, code load, every test)")

@@ -58,7 +58,8 @@ HEADER_CAP = 12  # digits of a frame's length
 FRAME_CAP = 256 * 1024 * 1024
 CLAIM_STOPS = (Stop.CLAIM_TOO_LARGE, Stop.CLAIM_MALFORMED)  # a claim the host never sees
 FRESH_FRAME = f'"{FRESH}"'.encode()
-STALE_CAP = 1 << 20  # bytes a shared process may leave between tests, read and dropped
+STALE_CAP = 1 << 20
+SMALL_FRAME = 1 << 16  # bytes a shared process may leave between tests, read and dropped
 
 
 def _write_all(fd: int, data: bytes | memoryview) -> None:
@@ -448,9 +449,14 @@ def _serve_shared(start: Start, spawner: Spawner, counts: _Counts) -> None:
             if child is None:
                 raise SystemExit("the container could not start a process")
         assert child.args_w is not None
+        assert size is not None
         with contextlib.suppress(BrokenPipeError):  # it ended: _shared_step sees how
-            _write_all(child.args_w, str(size).encode() + b"\n")
-            _write_all(child.args_w, body)
+            header = str(size).encode() + b"\n"
+            if size < SMALL_FRAME:  # one write, so that the process wakes once
+                _write_all(child.args_w, header + body.tobytes())
+            else:
+                _write_all(child.args_w, header)
+                _write_all(child.args_w, body)
         body.release()  # so that the buffer may grow for a larger frame
         child = _shared_step(child, spawner, Kind.TEST, seq, start, counts)
         seq += 1

@@ -193,26 +193,30 @@ def _send(claim: dict[str, Any]) -> None:
     _write(str(len(body)).encode() + b"\n" + body)
 
 
-def _read_exactly(fd: int, size: int) -> bytes | None:
-    chunks, got = [], 0
-    while got < size:
-        chunk = os.read(fd, min(1 << 16, size - got))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+class _Tests:
+    """The tests as the supervisor frames them on ARGS_FD (a byte count on a line, then the
+    arguments), read in large chunks: it sends one only after the claim for the one before."""
 
+    def __init__(self) -> None:
+        self.buffer = bytearray()
 
-def _next_test(fd: int) -> bytes | None:
-    """The next test's arguments, framed by the supervisor; None at the end of the tests."""
-    digits = b""
-    while not digits.endswith(b"\n"):
-        byte = os.read(fd, 1)
-        if not byte:
-            return None
-        digits += byte
-    return _read_exactly(fd, int(digits))
+    def _fill(self, want: int) -> bool:
+        chunk = os.read(ARGS_FD, max(1 << 16, want))
+        self.buffer += chunk
+        return bool(chunk)
+
+    def next(self) -> bytes | None:
+        """The next test's arguments; None at the end of the tests."""
+        while (newline := self.buffer.find(b"\n")) < 0:
+            if not self._fill(0):
+                return None
+        end = newline + 1 + int(self.buffer[:newline])
+        while len(self.buffer) < end:
+            if not self._fill(end - len(self.buffer)):
+                return None
+        data = bytes(self.buffer[newline + 1:end])
+        del self.buffer[:end]
+        return data
 
 
 def _load(start: Start, ready: Ready) -> types.ModuleType | dict[str, Any]:
@@ -232,15 +236,19 @@ def _load(start: Start, ready: Ready) -> types.ModuleType | dict[str, Any]:
     return module
 
 
-def _allow_cpu(start: Start) -> None:
-    """The CPU backstop for the next call: its share on top of what the process used so far
-    (the hard limit, set before the privileges went, bounds the whole submission)."""
+def _allow_cpu(start: Start, soft: int) -> int:
+    """The CPU backstop for the next call: at least its share on top of what the process used
+    so far (the hard limit, set before the privileges went, bounds the whole submission). The
+    soft limit in force is passed and returned, so that it is raised only when short."""
     used = resource.getrusage(resource.RUSAGE_SELF)
-    spent = used.ru_utime + used.ru_stime
+    share = math.ceil(start.time_limit) + 1
+    if soft - (used.ru_utime + used.ru_stime) >= share:
+        return soft
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    soft = math.ceil(spent) + math.ceil(start.time_limit) + 1
+    soft = min(math.ceil(used.ru_utime + used.ru_stime) + share, hard)
     with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_CPU, (min(soft, hard), hard))
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    return soft
 
 
 def _serve(kind: Kind, start: Start, ready: Ready) -> None:
@@ -252,11 +260,13 @@ def _serve(kind: Kind, start: Start, ready: Ready) -> None:
     if kind is Kind.IMPORT:
         _send({"outcome": Outcome.RETURNED.value} if isinstance(loaded, types.ModuleType)
               else loaded)
+    tests = _Tests()
+    cpu = resource.getrlimit(resource.RLIMIT_CPU)[0]
     while isinstance(loaded, types.ModuleType):
-        data = _next_test(ARGS_FD)
+        data = tests.next()
         if data is None:
             return
-        _allow_cpu(start)
+        cpu = _allow_cpu(start, cpu)
         try:
             claim = _call(start, loaded, data)
         except MemoryError:
@@ -264,7 +274,7 @@ def _serve(kind: Kind, start: Start, ready: Ready) -> None:
         _send(claim)
         if claim["outcome"] == Outcome.MEMORY.value:
             return
-    if kind is Kind.TEST and _next_test(ARGS_FD) is not None:  # the module failed to load
+    if kind is Kind.TEST and _Tests().next() is not None:  # the module failed to load
         _send(loaded)
 
 
