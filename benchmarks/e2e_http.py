@@ -14,8 +14,12 @@ What it measures, in this order:
    which execs nothing); then, in the same container, the fresh-process floor: one python3
    forking as many children as the problem has tests, each exiting at once (what one fresh
    process per test costs before any learner code or test data);
-3. ``judge run`` alone: bleu_1gram's reference through ``judge.grading.grade`` with the
-   configured sandbox, in this process, no service (median of N, after one warm-up);
+3. the tests inside a warm container, under each isolation (one learner process for the
+   submission, or one per test): the host's own time for each test (arguments sent to record
+   received), summed over bleu_1gram's 68, and the container's cgroup CPU from the first test's
+   record to the last's, per test (median of N, after one warm-up); then ``judge run`` alone:
+   bleu_1gram's reference through ``judge.grading.grade`` with the configured sandbox, in this
+   process, no service (median of N, after one warm-up);
 4. sequential POST -> verdict through HTTP (POST, then ``GET ?wait=30`` until done), p50/p95:
    at a learner's pace (a second to read each verdict), and back to back;
 5. a burst: S submissions from L learners (each at its queue quota of 5), awaited by 200 clients
