@@ -43,6 +43,9 @@ from sandbox.warm_pool import MAX_IDLE, WarmPool
 LABEL = "metrics-judge.sandbox"
 EXPIRES_LABEL = "metrics-judge.expires"
 WARM_LABEL = "metrics-judge.warm"  # made ahead by a pool (for audits; the sweep treats all alike)
+# host:pid of the process that made the container and holds its attachment (for audits, and for
+# telling a live worker's waiting containers from a killed one's orphans).
+OWNER_LABEL = "metrics-judge.owner"
 # The supervisor's only privileges: becoming a learner uid, and killing learner processes.
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
 STDERR_TAIL = 2_000
@@ -132,7 +135,8 @@ def container_options(limits: Limits, expires: float, runtime: str = "runc") -> 
         "ipc_mode": "none",
         "log_config": LogConfig(type="none"),  # nothing the container prints reaches the disk
         "runtime": runtime,
-        "labels": {LABEL: "1", EXPIRES_LABEL: str(int(expires))},
+        "labels": {LABEL: "1", EXPIRES_LABEL: str(int(expires)),
+                   OWNER_LABEL: f"{socket.gethostname()}:{os.getpid()}"},
         "stdin_open": True,
         "detach": False,  # with stdin_open: stdin closes when the host's attachment ends
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 from functools import lru_cache
 from typing import Any
@@ -41,11 +42,19 @@ VALIDATION_OVERRUN = 60.0
 _ = heartbeats  # imported for its signal handlers: every worker writes its heartbeat
 
 
+def _validates() -> bool:
+    """This process belongs to the validation worker (its node name, on the command line its
+    pool processes inherit)."""
+    return any(arg.startswith(f"{heartbeats.VALIDATION_NODE}@") for arg in sys.argv)
+
+
 @lru_cache(maxsize=1)
 def _sandbox() -> DockerSandbox:
     # One per worker process: connecting, sweeping and checking the image happen once, and its
-    # pool of warm containers is this process's own (made lazily, after the fork).
-    sandbox = docker_sandbox(pooled=True)
+    # pool of warm containers is this process's own (made lazily, after the fork). The validation
+    # worker keeps none: nobody waits on a validation's first container, and containers kept
+    # warm for it would hold engine resources that learners' runs use.
+    sandbox = docker_sandbox(pooled=not _validates())
     if sandbox.pool is not None:
         sandbox.pool.observer = metrics.warm_pool_size  # the judge_warm_pool_containers gauge
     return sandbox

@@ -1,17 +1,32 @@
-"""After every fault: no sandbox container may still be running. Orphans of a killed worker must
-end by themselves (their stdin closes with the worker's connection); stopped leftovers are then
-removed, as a worker's periodic sweep would after a while."""
+"""After every fault: no sandbox container may still be running but those a live process of this
+host holds (the session's workers keep warm ones waiting). Orphans of a killed worker must end by
+themselves (their stdin closes with the worker's connection); stopped leftovers are then removed,
+as a worker's periodic sweep would after a while."""
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from sandbox.docker_runner import LABEL, DockerSandbox, remove_container
+from sandbox.docker_runner import LABEL, OWNER_LABEL, DockerSandbox, remove_container
 
 ORPHAN_GRACE = 30.0
+
+
+def _held_by_a_live_process(summary: dict[str, Any]) -> bool:
+    host, _, pid = ((summary.get("Labels") or {}).get(OWNER_LABEL) or "").rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 @pytest.fixture(autouse=True)
@@ -19,8 +34,8 @@ def no_container_left(docker_sandbox: DockerSandbox) -> Iterator[None]:
     yield
     api = docker_sandbox.client.api
     deadline = time.monotonic() + ORPHAN_GRACE
-    while running := api.containers(filters={"label": LABEL}):
+    while running := [c for c in api.containers(filters={"label": LABEL}) if not _held_by_a_live_process(c)]:
         assert time.monotonic() < deadline, f"{len(running)} sandbox containers still run"
         time.sleep(0.5)
-    for leftover in api.containers(all=True, filters={"label": LABEL}):
+    for leftover in api.containers(all=True, filters={"label": LABEL, "status": ["created", "exited", "dead"]}):
         remove_container(docker_sandbox.client, leftover["Id"])

@@ -132,7 +132,9 @@ def test_a_killed_workers_containers_are_swept_by_an_idle_worker(
         idle.stop_all()
     print(f"\nthe killed worker's containers were gone {cleared:.1f} s after the idle worker started")
     done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=120)
-    assert done.verdict == "accepted" and done.attempts == 2
+    # Taken over once its lease expired: by the session's worker, or first by the idle one's
+    # recovery beat, whose run then ends with it (a third claim). What counts is one verdict.
+    assert done.verdict == "accepted" and done.attempts >= 2
 
 
 def test_a_worker_sweeps_while_idle_and_while_judging(workers: Workers, engine: SecondEngine,
