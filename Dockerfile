@@ -1,13 +1,17 @@
 # The service image: the API and the worker (docker-compose.yml runs it as both). Learner code
-# never runs here: the worker starts sibling sandbox containers (their own image, sandbox/Dockerfile,
-# found by its tag) through the engine's socket, mounted at /var/run/docker.sock, and talks to
-# them over their attached stdin and stdout, so it needs no path shared with the engine's host.
+# never runs here: the worker starts sibling sandbox containers (their own image,
+# sandbox/inside/Dockerfile, found by its tag) through the engine's socket, mounted at
+# /var/run/docker.sock, and talks to them over their attached stdin and stdout, so it needs no
+# path shared with the engine's host.
 #
+# Either way the dependencies are requirements/runtime.lock's releases, each file checked against
+# its sha256 (scripts/lock refreshes the lock), and the project is installed on top with --no-deps.
 # Online (`docker compose up --build`, `scripts/build-service-image --online`): FROM
 # python:3.11-slim, packages from the package index.
 # Offline (`scripts/build-service-image --offline`): FROM metrics-judge-base:bookworm, the
 # debootstrap base of the sandbox's offline build (Debian's Python 3.11, no pip), built with
-# --network none from a wheelhouse the script puts in the context's wheels/ folder.
+# --network none from a wheelhouse of the lock's releases that the script puts in the context's
+# wheels/ folder.
 ARG BASE=python:3.11-slim
 
 FROM ${BASE} AS install
@@ -17,6 +21,7 @@ LABEL metrics-judge.build-stage=install
 # folder that matches has its contents copied.
 COPY pyproject.toml wheel[s] /wheels/
 COPY pyproject.toml /src/
+COPY requirements/runtime.lock /src/requirements/
 COPY judge /src/judge
 COPY sandbox /src/sandbox
 COPY api /src/api
@@ -25,12 +30,14 @@ COPY api /src/api
 RUN set -eu; \
     if ls /wheels/pip-*.whl >/dev/null 2>&1; then \
         python3 -m venv --without-pip /opt/venv; \
-        /opt/venv/bin/python "$(ls /wheels/pip-*.whl | head -n 1)/pip" install --no-cache-dir \
-            --disable-pip-version-check --no-index --find-links /wheels /src; \
+        pip() { /opt/venv/bin/python "$(ls /wheels/pip-*.whl | head -n 1)/pip" "$@" \
+            --no-cache-dir --disable-pip-version-check --no-index --find-links /wheels; }; \
     else \
         python3 -m venv /opt/venv; \
-        /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check /src; \
-    fi
+        pip() { /opt/venv/bin/pip "$@" --no-cache-dir --disable-pip-version-check; }; \
+    fi; \
+    pip install --require-hashes -r /src/requirements/runtime.lock; \
+    pip install --no-deps /src
 
 # The same base again, without the wheelhouse and the sources the install stage held.
 FROM ${BASE}

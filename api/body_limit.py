@@ -10,6 +10,8 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api.request_ids import request_id
+
 
 class BodyLimit:
     """ASGI middleware: a 413 JSON error when Content-Length or the streamed body exceeds ``cap``."""
@@ -24,7 +26,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.cap:
-            await self._refuse(send)
+            await self._refuse(scope, send)
             return
         seen = 0
         over = False
@@ -44,13 +46,15 @@ class BodyLimit:
             if not over:
                 await send(message)
             elif message["type"] == "http.response.start":
-                await self._refuse(send)
+                await self._refuse(scope, send)
 
         await self.app(scope, counting_receive, replacing_send)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        # Inside RequestIds, so the request already has its id; the body is refused as a whole.
         body = json.dumps({"error": {"code": "too_large",
-                                     "message": f"the request body is over {self.cap} bytes"}}).encode()
+                                     "message": f"the request body is over {self.cap} bytes",
+                                     "param": None, "request_id": request_id(scope)}}).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})

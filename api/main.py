@@ -8,13 +8,31 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
-from api import errors, priority
+from api import errors, openapi, priority
 from api.body_limit import BodyLimit
 from api.html_errors import HtmlErrors
 from api.request_ids import RequestIds, unhandled
-from api.routes import accounts, courses, docs, health, insight, me, metrics, problems, submissions, web
+from api.routes import (
+    accounts,
+    assignments,
+    courses,
+    deliveries,
+    docs,
+    excuses,
+    health,
+    insight,
+    me,
+    metrics,
+    problems,
+    similarity,
+    submission_batches,
+    submissions,
+    tracks,
+    users,
+    web,
+)
 from judge.service.bootstrap import prepare_database
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 
 @asynccontextmanager
@@ -38,17 +56,25 @@ def create_app() -> FastAPI:
     )
     v1 = APIRouter(prefix="/api/v1")
     v1.include_router(submissions.router)
+    v1.include_router(submission_batches.router)
+    v1.include_router(deliveries.router)
     v1.include_router(problems.router)
+    v1.include_router(tracks.router)
     v1.include_router(me.router)
     v1.include_router(accounts.router)
+    v1.include_router(users.router)
     v1.include_router(courses.router)
+    v1.include_router(assignments.router)
+    v1.include_router(excuses.router)
     v1.include_router(insight.router)
+    v1.include_router(similarity.router)
     app.include_router(v1)
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(web.router)
     app.include_router(docs.router)
     errors.install(app)
+    openapi.install(app)  # operationIds and the error model on every route
     # Room for a problem archive; a submission's own code limit (JUDGE_MAX_CODE_BYTES) is smaller.
     app.add_middleware(BodyLimit, cap=get_settings().max_request_bytes)
     app.add_middleware(RequestIds)  # every failure below it becomes JSON

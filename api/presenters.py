@@ -17,15 +17,34 @@ from api.schemas import (
     SubmissionSummary,
     VersionOut,
 )
+from api.schemas.authoring import ValidationReport
+from api.schemas.common import (
+    CheckerOut,
+    Difficulty,
+    HiddenAggregate,
+    LimitsOut,
+    Parameter,
+    ProblemTest,
+    TestResultOut,
+)
+from api.schemas.tracks import TrackPlaceOut
 from judge.problems import Problem, TestCase
-from judge.results import HiddenPolicy, json_safe, learner_view
+from judge.results import HiddenPolicy, Verdict, json_safe, learner_view
 from judge.service import editorials, hints
 from judge.service.access import owns_problem
 from judge.service.authoring import current_version, versions
 from judge.service.catalog import load_version
-from judge.service.db.models import ProblemRow, ProblemVersion, Submission, User
+from judge.service.db.models import (
+    ProblemRow,
+    ProblemVersion,
+    Submission,
+    SubmissionStatus,
+    User,
+    VersionStatus,
+)
 from judge.service.progress import Progress, progress_by_problem
 from judge.service.submissions import Mode
+from judge.service.tracks import track_place
 
 
 def _test_json(test: TestCase) -> dict[str, Any]:
@@ -41,18 +60,27 @@ def _test_json(test: TestCase) -> dict[str, Any]:
 
 def problem_summary(row: ProblemRow, problem: Problem, progress: Progress, viewer: User) -> ProblemSummary:
     return ProblemSummary(
-        slug=row.slug, title=problem.title, difficulty=problem.difficulty, tags=list(problem.tags),
+        slug=row.slug, title=problem.title, difficulty=Difficulty(problem.difficulty),
+        tags=list(problem.tags),
         version=row.published_version.version if row.published_version else None,
         published=row.published_version_id is not None,
-        progress=progress.status.value if progress.status else None, best_score=progress.best_score,
+        progress=progress.status, best_score=progress.best_score,
         owned=owns_problem(viewer, row),
     )
 
 
 def version_out(row: ProblemRow, version: ProblemVersion) -> VersionOut:
-    return VersionOut(id=version.id, problem=row.slug, version=version.version, status=version.status,
-                      published=row.published_version_id == version.id,
-                      validation=version.validation, created_at=version.created_at)
+    validation = None if version.validation is None else ValidationReport.model_validate(version.validation)
+    return VersionOut(id=version.id, problem=row.slug, version=version.version,
+                      status=VersionStatus(version.status), published=row.published_version_id == version.id,
+                      validation=validation, created_at=version.created_at)
+
+
+def _track_place(session: Session, slug: str) -> TrackPlaceOut | None:
+    place = track_place(session, slug)
+    return None if place is None else TrackPlaceOut(
+        slug=place.track.slug, title=place.track.title, position=place.position, total=place.total,
+        previous=place.previous, next=place.next)
 
 
 def problem_detail(session: Session, row: ProblemRow, viewer: User,
@@ -64,26 +92,29 @@ def problem_detail(session: Session, row: ProblemRow, viewer: User,
     progress = progress_by_problem(session, viewer, [row.id])[row.id]
     owners_view: dict[str, Any] = {}
     if owner:
-        owners_view = {"hidden_tests": [_test_json(t) for t in problem.hidden_tests],
+        owners_view = {"hidden_tests": [ProblemTest.model_validate(_test_json(t))
+                                        for t in problem.hidden_tests],
                        "versions": [version_out(row, v) for v in versions(session, row)]}
     return ProblemDetail(
         **problem_summary(row, problem, progress, viewer).model_dump(),
         signature=problem.signature,
         function=problem.function,
-        parameters=[{"name": p.name, "type": str(p.type), "optional": p.optional}
+        parameters=[Parameter(name=p.name, type=str(p.type), optional=p.optional)
                     for p in problem.parameters],
         returns=str(problem.returns),
         statement_markdown=problem.statement,
         statement_html=render_markdown(problem.statement),
         starter=problem.starter,
-        limits={"time_per_test": problem.limits.time_per_test,
-                "time_per_submission": problem.limits.time_per_submission,
-                "memory_mb": problem.limits.memory_mb},
-        checker=problem.checker.as_dict(),
-        public_tests=[_test_json(t) for t in problem.public_tests],
+        limits=LimitsOut(time_per_test=problem.limits.time_per_test,
+                         time_per_submission=problem.limits.time_per_submission,
+                         memory_mb=problem.limits.memory_mb),
+        checker=CheckerOut.model_validate(problem.checker.as_dict()),
+        public_tests=[ProblemTest.model_validate(_test_json(t)) for t in problem.public_tests],
         hidden_test_count=len(problem.hidden_tests),
+        track=_track_place(session, row.slug),
         hints_total=len(problem.hints),
         hints_revealed=hints.revealed_count(session, viewer, row, len(problem.hints)),
+        hint_tests=[list(names) for names in problem.hint_tests],
         has_editorial=problem.editorial is not None,
         editorial_available=problem.editorial is not None and editorials.may_read(session, viewer, row),
         **owners_view,
@@ -92,7 +123,7 @@ def problem_detail(session: Session, row: ProblemRow, viewer: User,
 
 def hints_out(shown: hints.Hints) -> HintsOut:
     return HintsOut(total=shown.total, revealed=[
-        HintOut(index=h.index, markdown=h.markdown, html=render_markdown(h.markdown),
+        HintOut(index=h.index, tests=list(h.tests), markdown=h.markdown, html=render_markdown(h.markdown),
                 revealed_at=h.revealed_at) for h in shown.revealed])
 
 
@@ -100,9 +131,10 @@ def submission_summary(submission: Submission) -> SubmissionSummary:
     return SubmissionSummary(
         id=submission.id, problem=submission.problem.slug,
         problem_version=submission.version.version, user=submission.user.name,
-        mode=Mode(submission.mode), status=submission.status, verdict=submission.verdict,
+        mode=Mode(submission.mode), status=SubmissionStatus(submission.status),
+        verdict=None if submission.verdict is None else Verdict(submission.verdict),
         score=submission.score, assignment=submission.assignment_id, late=submission.late,
-        created_at=submission.created_at,
+        penalty=submission.penalty, excused=submission.excused, created_at=submission.created_at,
         started_at=submission.started_at, finished_at=submission.finished_at,
     )
 
@@ -114,7 +146,7 @@ def submission_detail(submission: Submission, viewer: User) -> SubmissionOut:
     if not owns_problem(viewer, submission.problem):
         policy = HiddenPolicy(load_version(submission.version).hidden_policy)
         view = learner_view(tests, policy)
-        tests, hidden = view["tests"], view["hidden"]
+        tests, hidden = view["tests"], HiddenAggregate.model_validate(view["hidden"])
     return SubmissionOut(**submission_summary(submission).model_dump(), message=submission.message,
-                         code=submission.code, arguments=submission.arguments, tests=tests,
-                         hidden=hidden)
+                         code=submission.code, arguments=submission.arguments,
+                         tests=[TestResultOut.model_validate(t) for t in tests], hidden=hidden)

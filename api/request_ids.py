@@ -48,7 +48,8 @@ def with_request_id(body: bytes, status: int, rid: str) -> bytes:
 def _error_shape(status: int, rid: str) -> dict[str, object]:
     code, message = ("unavailable", "the service is unavailable; try again shortly") if status == 503 \
         else ("internal", "the server failed on this request")
-    return {"error": {"code": code, "message": f"{message} (request {rid})", "request_id": rid}}
+    return {"error": {"code": code, "message": f"{message} (request {rid})", "param": None,
+                      "request_id": rid}}
 
 
 def request_id(scope: Scope) -> str:
@@ -111,7 +112,7 @@ class RequestIds:
             if started:
                 raise  # too late for a clean answer; the server closes the connection
             body = json.dumps({"error": {"code": code, "message": f"{message} (request {rid})",
-                                         "request_id": rid}}).encode()
+                                         "param": None, "request_id": rid}}).encode()
             headers = [(b"content-type", b"application/json"),
                        (b"content-length", str(len(body)).encode()), (b"x-request-id", rid.encode())]
             if status == 503:

@@ -19,8 +19,7 @@ from starlette.exceptions import HTTPException
 
 from api.schemas import ProblemUpdate
 from judge.archives import files_from_archive
-from judge.errors import InvalidInput
-from judge.problems import ProblemError
+from judge.errors import InvalidInput, ProblemError
 
 
 @dataclass(frozen=True)

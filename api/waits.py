@@ -29,8 +29,9 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 
+import anyio
+import anyio.to_thread
 from sqlalchemy import select
-from starlette.concurrency import run_in_threadpool
 
 from judge.errors import QuotaExceeded
 from judge.service import notifications
@@ -200,6 +201,9 @@ class Watcher:
     async def _poll(self) -> None:
         loop = asyncio.get_running_loop()
         last_look = loop.time()
+        # A thread of its own: a look must never queue behind request threads that hold the
+        # shared pool, or every waiter would sleep until they let go.
+        own_thread = anyio.CapacityLimiter(1)
         while True:
             if not self.watches:
                 self.someone_waits.clear()
@@ -210,7 +214,8 @@ class Watcher:
                 self.look_now = False
                 last_look = loop.time()
                 try:
-                    changes = await run_in_threadpool(_states, list(self.watches))
+                    changes = await anyio.to_thread.run_sync(_states, list(self.watches),
+                                                             limiter=own_thread)
                 except Exception:  # the database hiccuped: the next tick tries again
                     changes = []
                 self.looks += 1
@@ -240,9 +245,9 @@ class WaitQuota:
             count = self.held.get(user_id, 0)
             if count >= cap:
                 raise QuotaExceeded(
-                    f"you already have {count} requests waiting for submissions (at most {cap} at "
-                    "once, JUDGE_MAX_WAITS_PER_USER); end one, or ask without ?wait=",
-                    retry_after=1)
+                    f"wait quota: you already have {count} requests waiting for submissions (at "
+                    f"most {cap} at once, JUDGE_MAX_WAITS_PER_USER); end one, or ask without ?wait=",
+                    retry_after=1, quota=WAIT_QUOTA, limit=cap)
             self.held[user_id] = count + 1
         released = False
 
@@ -260,5 +265,11 @@ class WaitQuota:
 
         return release
 
+    def left(self, user_id: int, cap: int) -> int:
+        """How many more waiting requests user may open now (for the RateLimit headers)."""
+        with self._lock:
+            return max(cap - self.held.get(user_id, 0), 0)
 
+
+WAIT_QUOTA = "wait"  # the name a 429 of this quota gives (QuotaExceeded.quota)
 wait_quota = WaitQuota()

@@ -25,7 +25,9 @@ What it measures, in this order:
 5. a burst: S submissions from L learners (each at its queue quota of 5), awaited by 200 clients
    long-polling ``?wait=30``: verdicts per second, and every non-2xx answer counted;
 6. the container churn right after, in the same run: 4 threads each running bare containers
-   back to back (containers per second), the ceiling the burst's verdicts/s sits under;
+   back to back (containers per second), the ceiling the burst's verdicts/s sits under; then the
+   same with sandbox containers, made and removed as the warm pool and a run make and remove
+   them (every limit, attached, started): the ceiling with this sandbox's own containers;
 7. ``/metrics`` before and after: verdicts counted and the judge-time histogram's mean, checked
    against the benchmark's own counts and the submissions' started/finished times.
 
@@ -270,10 +272,12 @@ def start_serve(data: Path, learners: int, concurrency: int) -> Service:
 # Floors: containers alone
 
 
-def bare_run(image: str) -> float:
+def bare_run(image: str, runtime: str = "runc") -> float:
+    """One bare container under the sandbox's runtime (runc, or runsc for gVisor)."""
     started = time.perf_counter()
-    subprocess.run(["docker", "run", "--rm", "--network", "none", "--entrypoint", "python3", image,
-                    "-c", "pass"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(["docker", "run", "--rm", "--runtime", runtime, "--network", "none",
+                    "--entrypoint", "python3", image, "-c", "pass"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     return time.perf_counter() - started
 
 
@@ -281,11 +285,11 @@ ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.
 
 
 @contextlib.contextmanager
-def warm_container(client: Any, image: str) -> Iterator[Any]:
+def warm_container(client: Any, image: str, runtime: str = "runc") -> Iterator[Any]:
     # One CPU, as every sandbox has (sandbox.interface.Limits.cpus).
     container = client.containers.create(image, entrypoint=["python3", "-u", "-c", ECHO],
                                           stdin_open=True, network_mode="none", detach=True,
-                                          nano_cpus=1_000_000_000)
+                                          nano_cpus=1_000_000_000, runtime=runtime)
     try:
         container.start()
         yield container
@@ -413,14 +417,15 @@ def fork_runs(container: Any, forks: int, count: int) -> list[float]:
     return times
 
 
-def churn(image: str, threads: int, each: int) -> tuple[int, float]:
-    """threads running bare containers back to back; (containers, seconds)."""
+def _in_threads(threads: int, each: int, one: Callable[[], None]) -> tuple[int, float]:
+    """``one`` run ``each`` times in each of ``threads`` threads at once: (runs, seconds). The
+    first error of any thread is raised once all have ended."""
     errors: list[BaseException] = []
 
     def loop() -> None:
         try:
             for _ in range(each):
-                bare_run(image)
+                one()
         except BaseException as exc:
             errors.append(exc)
 
@@ -433,6 +438,37 @@ def churn(image: str, threads: int, each: int) -> tuple[int, float]:
     if errors:
         raise errors[0]
     return threads * each, time.perf_counter() - started
+
+
+def sandbox_churn(image: str, threads: int, each: int, runtime: str = "runc") -> tuple[int, float]:
+    """threads making and removing sandbox containers back to back, as the warm pool and a run
+    do (every limit, attached, started, its supervisor waiting): (containers, seconds)."""
+    import docker
+
+    from sandbox.attach_stream import attach, close_attachment
+    from sandbox.docker_runner import container_limits, container_options
+    from sandbox.interface import Limits
+
+    mine = threading.local()  # docker-py's client is not shared between threads
+
+    def one() -> None:
+        if not hasattr(mine, "client"):
+            mine.client = docker.from_env()
+        client = mine.client
+        options = container_options(container_limits(Limits()), time.time() + 600, runtime)
+        container = client.containers.create(image, name=f"metrics-judge-bench-{uuid.uuid4().hex}",
+                                             **options)
+        sock, handle = attach(client, container.id)
+        container.start()
+        close_attachment(sock, handle)
+        client.api.remove_container(container.id, force=True, v=True)
+
+    return _in_threads(threads, each, one)
+
+
+def churn(image: str, threads: int, each: int, runtime: str = "runc") -> tuple[int, float]:
+    """threads running bare containers back to back; (containers, seconds)."""
+    return _in_threads(threads, each, lambda: bare_run(image, runtime))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -610,7 +646,8 @@ def main() -> None:
         shutil.rmtree(data, ignore_errors=True)
     cores = os.cpu_count()
     print(f"\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()} with {cores} cores, "
-          f"{backend.name}, worker concurrency {options.concurrency}"
+          f"{backend.name}, sandbox runtime {os.environ.get('JUDGE_SANDBOX_RUNTIME', 'runc')}, "
+          f"worker concurrency {options.concurrency}"
           f"{', quick' if options.quick else ''}; load average {load_before:.1f} before, "
           f"{os.getloadavg()[0]:.1f} after (anything else running skews every figure)\n")
     print(figures.table())
@@ -626,7 +663,7 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     from judge.problems import find_problem
     from judge.results import Verdict
     from judge.sandboxes import docker_sandbox
-    from judge.settings import get_settings
+    from judge.service.settings import get_settings
 
     sandbox = docker_sandbox(say)  # builds the image if it is missing
     image = sandbox.image
@@ -634,12 +671,12 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     code = problem.reference
 
     say(f"bare containers ({image})")
-    bare_run(image)  # warm the engine's caches once
-    bare = [bare_run(image) for _ in range(plan.bare_runs)]
+    bare_run(image, sandbox.runtime)  # warm the engine's caches once
+    bare = [bare_run(image, sandbox.runtime) for _ in range(plan.bare_runs)]
     figures.add("bare-container floor", f"{ms(statistics.median(bare))} median",
                 f"`docker run --rm --network none` python3 -c pass, {plan.bare_runs} runs")
     say("warm container")
-    with warm_container(sandbox.client, image) as container:
+    with warm_container(sandbox.client, image, sandbox.runtime) as container:
         trips = stdin_roundtrips(sandbox.client, container, plan.roundtrips)
         execs = exec_runs(container, plan.exec_runs)
         forked = fork_runs(container, len(problem.tests()), plan.exec_runs)
@@ -717,9 +754,13 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
                 f"({sum(result.wait_statuses.values())} GETs, {sum(result.post_statuses.values())} POSTs)")
 
     say("container churn")
-    containers, seconds = churn(image, 4, plan.churn_per_thread)
+    containers, seconds = churn(image, 4, plan.churn_per_thread, sandbox.runtime)
     figures.add("container churn", f"{containers / seconds:.2f} containers/s",
                 f"4 parallel bare `docker run`s, {containers} containers, right after the burst")
+    containers, seconds = sandbox_churn(image, 4, plan.churn_per_thread, sandbox.runtime)
+    figures.add("sandbox-container churn", f"{containers / seconds:.2f} containers/s",
+                f"4 threads making and removing sandbox containers (every limit, attached, started) "
+                f"as the pool and a run do, {containers} containers, right after")
 
     after = scrape(service.base)
     judged += result.done

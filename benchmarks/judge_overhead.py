@@ -18,7 +18,7 @@ from judge.grading import grade
 from judge.problems import Problem, find_problem
 from judge.results import Verdict
 from judge.sandboxes import docker_sandbox
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 
 def plain_python_once(problem: Problem, folder: Path) -> float:

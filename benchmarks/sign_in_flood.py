@@ -38,7 +38,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-API_NICENESS = -10  # judge.settings.Settings.api_niceness's default
+API_NICENESS = -10  # judge.service.settings.Settings.api_niceness's default
 
 PROBE = """
 import signal, sys, time, httpx

@@ -59,9 +59,9 @@ def main() -> None:
     from judge.service.catalog import load_version
     from judge.service.db.models import ProblemRow, Role, Submission
     from judge.service.db.session import new_session
+    from judge.service.settings import Settings
     from judge.service.submissions import Mode, create_submission
     from judge.service.users import create_user
-    from judge.settings import Settings
     from judge.stored_values import RESULTS_BUDGET_BYTES, SHOWN_CHARS
 
     prepare_database()

@@ -23,7 +23,7 @@ from judge.grading import grade
 from judge.problems import Problem, find_problem
 from judge.results import Verdict
 from judge.sandboxes import docker_sandbox
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 
 

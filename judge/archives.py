@@ -23,8 +23,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import BinaryIO, Protocol
 
+from judge.errors import ProblemError
 from judge.problem_paths import MAX_FILES, MAX_TOTAL_BYTES, FolderTree, shown
-from judge.problems import ProblemError
 
 MAX_MEMBERS = 2 * MAX_FILES  # every header, folders included
 # Tar headers, long-name and pax records and padding come on top of the files' own bytes.

@@ -11,9 +11,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from judge.problems import ProblemError, discover, find_problem, load_problem
+from judge.errors import ProblemError
+from judge.problems import discover, find_problem, load_problem
 from judge.results import TestStatus, Verdict
-from judge.settings import get_settings
+from judge.settings import engine_settings
 from sandbox.interface import SandboxUnavailable
 
 # Grading, validation and Docker's client are imported by the commands that use them: listing
@@ -105,7 +106,7 @@ def run(
     from judge.grading import grade
 
     try:
-        problem = find_problem(get_settings().problems_dir, slug)
+        problem = find_problem(engine_settings().problems_dir, slug)
     except ProblemError as exc:
         raise fail(str(exc)) from exc
     try:
@@ -130,7 +131,7 @@ def run(
 def list_problems() -> None:
     """List the problems with their difficulty, tags and test counts."""
     table = Table("slug", "title", "difficulty", "tags", "public", "hidden")
-    for folder in discover(get_settings().problems_dir):
+    for folder in discover(engine_settings().problems_dir):
         try:
             p = load_problem(folder)
         except ProblemError as exc:
@@ -145,7 +146,7 @@ def list_problems() -> None:
 def show_problem(slug: str) -> None:
     """Show a problem's statement, signature, limits and public tests."""
     try:
-        p = find_problem(get_settings().problems_dir, slug)
+        p = find_problem(engine_settings().problems_dir, slug)
     except ProblemError as exc:
         raise fail(str(exc)) from exc
     out.print(f"[bold]{p.title}[/] ({p.slug}, {p.difficulty}; version {p.version})")
@@ -167,7 +168,7 @@ def validate(slugs: Annotated[list[str] | None, typer.Argument()] = None) -> Non
     """Prove problems: reference accepted twice alike, each wrong solution its declared verdict."""
     from judge.validation import validate_problem
 
-    root = get_settings().problems_dir
+    root = engine_settings().problems_dir
     try:
         problems = ([find_problem(root, s) for s in slugs] if slugs
                     else [load_problem(f) for f in discover(root)])
@@ -186,6 +187,46 @@ def validate(slugs: Annotated[list[str] | None, typer.Argument()] = None) -> Non
     raise typer.Exit(1 if failures else 0)
 
 
+@problems_app.command("tracks")
+def show_tracks() -> None:
+    """Show the tracks (problems/tracks.toml) in order, and check that each problem is in one."""
+    from judge.tracks import covering, load_tracks
+
+    root = engine_settings().problems_dir
+    try:
+        tracks = load_tracks(root)
+    except ProblemError as exc:
+        raise fail(str(exc)) from exc
+    for number, track in enumerate(tracks, start=1):
+        out.print(f"[bold]{number}. {track.title}[/] ({track.slug}, {len(track.problems)} problems)",
+                  highlight=False)
+        for slug in track.problems:
+            needs = track.requires.get(slug, ())
+            out.print(f"   {slug}" + (f"  [dim]after {', '.join(needs)}[/]" if needs else ""),
+                      highlight=False)
+    problems = covering(tracks, {folder.name for folder in discover(root)})
+    for problem in problems:
+        out.print(f"[red]-[/] {problem}", highlight=False)
+    raise typer.Exit(1 if problems else 0)
+
+
+@problems_app.command("table")
+def table(write: Annotated[Path | None, typer.Option(
+        help="replace the made table in this Markdown file instead of printing it")] = None) -> None:
+    """Print the problem table of the docs (by track), made from the problem folders."""
+    from judge.problem_table import problem_table, with_table
+
+    try:
+        made = problem_table(engine_settings().problems_dir)
+        if write is None:
+            sys.stdout.write(made)
+            return
+        write.write_text(with_table(write.read_text(encoding="utf-8"), made), encoding="utf-8")
+    except (ProblemError, ValueError, OSError) as exc:
+        raise fail(str(exc)) from exc
+    out.print(f"wrote the problem table into {write}", highlight=False)
+
+
 @sandbox_app.command("build")
 def build(
     offline: Annotated[bool, typer.Option(
@@ -197,7 +238,7 @@ def build(
     from sandbox.docker_runner import connect
     from sandbox.image import build_image, ensure_image
 
-    mode = True if offline else get_settings().sandbox_offline
+    mode = True if offline else engine_settings().sandbox_offline
     try:
         client = connect()
         with err.status("Building the sandbox image...") as status:

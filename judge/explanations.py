@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, Literal
 
 from judge.checkers import Mismatch, type_name
-from sandbox.codec import Opaque
+from sandbox.inside.codec import Opaque
 
 SHOW = 80
 

@@ -23,9 +23,9 @@ from judge.results import (
 )
 from judge.static_checks import check_source
 from judge.stored_values import shown
-from sandbox import codec
+from sandbox.inside import codec
+from sandbox.inside.protocol import AS_SENT, CallResult, Outcome
 from sandbox.interface import Limits, Payload, Sandbox, SandboxRun, TestInput
-from sandbox.protocol import AS_SENT, CallResult, Outcome
 
 OUTCOME_STATUS = {
     Outcome.TIMEOUT: TestStatus.TIME_LIMIT_EXCEEDED,

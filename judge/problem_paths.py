@@ -6,7 +6,7 @@ names it rather than an OSError (NUL, too long, a file where a folder must go) w
 
 from __future__ import annotations
 
-from judge.problems import ProblemError
+from judge.errors import ProblemError
 
 MAX_FILES = 200
 MAX_TOTAL_BYTES = 20 * 1024 * 1024

@@ -11,10 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from judge.checkers import CheckerError, CheckerSpec, parse_checker
-from judge.errors import InvalidInput
+from judge.errors import ProblemError
 from judge.results import HiddenPolicy, Verdict
 from judge.value_types import TypeSpec, TypeSpecError, from_json, parse_type
-from sandbox.interface import Isolation
+from sandbox.interface import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIME_PER_SUBMISSION,
+    DEFAULT_TIME_PER_TEST,
+    MAX_TIME_PER_SUBMISSION,
+    Isolation,
+)
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -22,11 +28,9 @@ HIDDEN_POLICIES = tuple(p.value for p in HiddenPolicy)
 VERDICT_LINE = re.compile(r"^#\s*verdict:\s*(\w+)\s*$")
 TEST_KEYS = {"name", "args", "kwargs", "expected", "raises", "explanation"}
 HINT_HEADING = re.compile(r"^ {0,3}##(?:[ \t]+(.*?))?[ \t]*$")  # an ATX level-2 heading
+# "## Counting {tests: empty_list, one_item}": the public tests a hint is about, at the heading's end.
+HINT_TESTS = re.compile(r"\{\s*tests\s*:([^{}]*)\}\s*$")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
-class ProblemError(InvalidInput):
-    """A problem folder is invalid; the message names the file and, where it can, the key."""
 
 
 @dataclass(frozen=True)
@@ -38,9 +42,9 @@ class Parameter:
 
 @dataclass(frozen=True)
 class ProblemLimits:
-    time_per_test: float = 2.0
-    time_per_submission: float = 60.0
-    memory_mb: int = 256
+    time_per_test: float = DEFAULT_TIME_PER_TEST
+    time_per_submission: float = DEFAULT_TIME_PER_SUBMISSION
+    memory_mb: int = DEFAULT_MEMORY_MB
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,8 @@ class Problem:
     # One learner process loads the module once for all the tests of a submission, or a fresh
     # process and uid per test ("per_test", which costs a fork per test).
     isolation: Isolation = Isolation.SHARED
+    # For each hint, the public tests it is about (its heading's "{tests: ...}"; () for none).
+    hint_tests: tuple[tuple[str, ...], ...] = ()
 
     @property
     def signature(self) -> str:
@@ -239,13 +245,14 @@ def _parse_tests(
     return tuple(cases)
 
 
-def _parse_hints(path: Path) -> tuple[str, ...]:
-    """The bodies of hints.md's level-2 sections, in order; () when the file is absent.
+def _parse_hints(path: Path) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The bodies of hints.md's level-2 sections, in order, and for each the test names its
+    heading ends with ("## Title {tests: a, b}"); ((), ()) when the file is absent.
 
     A "## " line inside a fenced code block is code, not a new hint.
     """
     if not path.is_file():
-        return ()
+        return (), ()
     sections: list[tuple[int, str, list[str]]] = []  # (heading line, heading text, body lines)
     fence: str | None = None
     for number, line in enumerate(_read_text(path).splitlines(), start=1):
@@ -265,14 +272,30 @@ def _parse_hints(path: Path) -> tuple[str, ...]:
                                "each hint is a section that starts with a '## ' line")
     if not sections:
         raise ProblemError(f"{path}: holds no hint; start each hint with a '## ' heading line")
-    hints = []
+    hints, tests = [], []
     for number, title, body in sections:
         text = "\n".join(body).strip("\n").rstrip()
         if not text.strip():
             named = f" {title!r}" if title else ""
             raise ProblemError(f"{path}: line {number}: hint{named} is empty")
         hints.append(text + "\n")
-    return tuple(hints)
+        about = HINT_TESTS.search(title)
+        names = tuple(n.strip() for n in about.group(1).split(",")) if about else ()
+        if about and (not names or "" in names):
+            raise ProblemError(f"{path}: line {number}: '{{tests: ...}}' names the public tests the "
+                               "hint is about, separated by commas")
+        tests.append(names)
+    return tuple(hints), tuple(tests)
+
+
+def _checked_hint_tests(path: Path, hint_tests: tuple[tuple[str, ...], ...],
+                        public: tuple[TestCase, ...]) -> None:
+    names = {test.name for test in public}
+    for index, about in enumerate(hint_tests, start=1):
+        for name in about:
+            if name not in names:
+                raise ProblemError(f"{path}: hint {index} is about test {name!r}, which is not a public "
+                                   f"test (tests/public.json has {', '.join(sorted(names))})")
 
 
 def _parse_editorial(path: Path) -> str | None:
@@ -339,12 +362,13 @@ def load_problem(folder: Path) -> Problem:
 
     lim = top.table("limits", {"time_per_test", "time_per_submission", "memory_mb"})
     limits = ProblemLimits(
-        lim.get("time_per_test", float, 2.0),
-        lim.get("time_per_submission", float, 60.0),
-        lim.get("memory_mb", int, 256),
+        lim.get("time_per_test", float, DEFAULT_TIME_PER_TEST),
+        lim.get("time_per_submission", float, DEFAULT_TIME_PER_SUBMISSION),
+        lim.get("memory_mb", int, DEFAULT_MEMORY_MB),
     )
-    if not (0 < limits.time_per_test <= 30 and 0 < limits.time_per_submission <= 600):
-        raise ProblemError(f"{file}: limits must be positive (time_per_test <= 30 s)")
+    if not (0 < limits.time_per_test <= 30 and 0 < limits.time_per_submission <= MAX_TIME_PER_SUBMISSION):
+        raise ProblemError(f"{file}: limits must be positive (time_per_test <= 30 s, "
+                           f"time_per_submission <= {MAX_TIME_PER_SUBMISSION:g} s)")
     if not 32 <= limits.memory_mb <= 4096:
         raise ProblemError(f"{file}: limits.memory_mb must be between 32 and 4096")
 
@@ -378,6 +402,8 @@ def load_problem(folder: Path) -> Problem:
     if not public:
         raise ProblemError(f"{folder}/tests/public.json: needs at least one test")
 
+    hints, hint_tests = _parse_hints(folder / "hints.md")
+    _checked_hint_tests(folder / "hints.md", hint_tests, public)
     return Problem(
         slug=slug,
         title=top.get("title", str),
@@ -391,7 +417,8 @@ def load_problem(folder: Path) -> Problem:
         rules=rules,
         hidden_policy=hidden_policy,
         statement=_read_text(folder / "statement.md"),
-        hints=_parse_hints(folder / "hints.md"),
+        hints=hints,
+        hint_tests=hint_tests,
         editorial=_parse_editorial(folder / "editorial.md"),
         reference=_read_text(folder / "reference.py"),
         starter=_read_text(folder / "starter.py"),

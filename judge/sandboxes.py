@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.settings import get_settings
+from judge.settings import engine_settings
 from sandbox.docker_runner import DockerSandbox, connect, sweep_leftovers
 from sandbox.image import Progress, ensure_image
 from sandbox.interface import SandboxUnavailable
@@ -16,7 +16,7 @@ def docker_sandbox(progress: Progress = lambda _: None, pooled: bool = False) ->
     run`, `judge problems validate`) would make containers it never uses.
     Raises SandboxUnavailable with a one-line reason when there is no engine.
     """
-    settings = get_settings()
+    settings = engine_settings()
     client = connect()
     runtimes = client.info().get("Runtimes") or {}
     if settings.sandbox_runtime not in runtimes:

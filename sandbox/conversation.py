@@ -13,8 +13,7 @@ import signal
 import time
 from typing import Protocol
 
-from sandbox.interface import Limits, Payload, SandboxRun, TestInput
-from sandbox.protocol import (
+from sandbox.inside.protocol import (
     FRESH,
     CallResult,
     Kind,
@@ -27,6 +26,7 @@ from sandbox.protocol import (
     parse_claim,
     parse_step,
 )
+from sandbox.interface import Limits, Payload, SandboxRun, TestInput
 
 STARTUP_GRACE = 5.0  # the container and the interpreter starting, on top of the first step
 REPLY_GRACE = 1.0  # the supervisor's record after the learner's limit ran out
@@ -165,7 +165,7 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
                 break
             if fresh:
                 channel.send(frame(FRESH))
-            channel.send(frame({"args": test.args, "kwargs": test.kwargs}))
+            channel.send(test.frame)
             result, stop, fresh = _await(channel, payload, Kind.TEST, seq, test, sent,
                                   min(wall, sent + limits.time_per_test + REPLY_GRACE), wall)
             run.results.append(result)

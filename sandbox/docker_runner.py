@@ -1,7 +1,8 @@
 """Runs a payload in one fresh, locked-down Docker container.
 
 Every limit is set here, from outside the container: nothing inside can lift them. The protocol
-itself (what is sent, how each step is timed and decided) lives in ``sandbox.conversation``.
+itself (what is sent, how each step is timed and decided) lives in ``sandbox.conversation``, and
+the reading and writing of the container's attached stream in ``sandbox.attach_stream``.
 
 A container may be made ahead of time (``sandbox.warm_pool``): created, attached and started with
 every limit applied, its supervisor waiting on stdin for the Start message (its lease begins only
@@ -15,12 +16,12 @@ rest of a payload's limits travel in the Start message.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import os
 import socket
-import struct
+import ssl
+import threading
 import time
 import uuid
 from collections import deque
@@ -30,14 +31,13 @@ from datetime import datetime
 from typing import Any
 
 import docker
-from docker.errors import APIError, DockerException, NotFound
+from docker.errors import APIError, NotFound
 from docker.types import LogConfig, Ulimit
-from requests.exceptions import RequestException
 
+from sandbox.attach_stream import ENGINE_ERRORS, AttachStream, attach, close_attachment, waits_quietly
 from sandbox.conversation import StreamEnded, converse
-from sandbox.interface import Limits, Payload, SandboxRun, SandboxUnavailable
+from sandbox.interface import MAX_TIME_PER_SUBMISSION, Limits, Payload, SandboxRun, SandboxUnavailable
 from sandbox.janitor import Janitor
-from sandbox.protocol import LINE_CAP, ProtocolError
 from sandbox.warm_pool import MAX_IDLE, WarmPool
 
 LABEL = "metrics-judge.sandbox"
@@ -48,7 +48,6 @@ WARM_LABEL = "metrics-judge.warm"  # made ahead by a pool (for audits; the sweep
 OWNER_LABEL = "metrics-judge.owner"
 # The supervisor's only privileges: becoming a learner uid, and killing learner processes.
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
-STDERR_TAIL = 2_000
 GVISOR_TASKS = 512
 SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers (a timer: busy or idle)
 # A container still created, or stopped, this long after it was created or stopped is a
@@ -56,11 +55,12 @@ SWEEP_EVERY = 60.0  # seconds between sweeps of expired leftovers (a timer: busy
 ABANDONED_AFTER = 60.0
 # Every container's expires label leaves its run this much beyond the run's own wall clock.
 EXPIRY_MARGIN = 60.0
-# The longest run a warm container is made for: the most a problem may declare
-# (judge/problems.py). A warm container's label covers its idle time and then such a run.
-LONGEST_RUN = 600.0
-# Failures of the engine itself, whatever library layer reports them.
-ENGINE_ERRORS = (DockerException, RequestException, OSError)
+# How long a run waits for the warm containers being made before it makes its own: one in
+# flight is ready sooner, and a run that made its own would only add to the engine's load.
+WAIT_FOR_WARM = 10.0
+# The longest run a warm container is made for: the most a problem may declare. A warm
+# container's label covers its idle time and then such a run.
+LONGEST_RUN = MAX_TIME_PER_SUBMISSION
 
 
 def connect() -> docker.DockerClient:
@@ -120,7 +120,7 @@ def container_options(limits: Limits, expires: float, runtime: str = "runc") -> 
         # gVisor's ptrace platform runs its own tasks in the container's pids cgroup.
         "pids_limit": limits.pids + (GVISOR_TASKS if runtime == "runsc" else 0),
         # No System V IPC and no POSIX message queues: nothing a test could leave for the next
-        # one outside the folders that are wiped (gVisor ignores these; see README).
+        # one outside the folders that are wiped (gVisor ignores these; see docs/judging-honestly.md).
         "sysctls": {"kernel.msgmni": "0", "kernel.shmmni": "0", "kernel.sem": "0 0 0 0",
                     "fs.mqueue.queues_max": "0"},
         "mem_limit": memory,
@@ -159,118 +159,20 @@ class WarmContainer:
     sock: socket.socket
     handle: Any  # what attach_socket returned: holds the HTTP response behind the socket
     expires: float  # the value of its expires label
-    container: Any = None  # the engine's view of it, fetched when it is taken
 
     def close(self) -> None:
         """Close this process's end of the attach socket; with nobody attached, the container's
         stdin closes and its supervisor, still waiting for Start, ends by itself."""
-        _close_attachment(self.sock, self.handle)
+        close_attachment(self.sock, self.handle)
 
 
-def _close_attachment(sock: socket.socket | None, handle: Any) -> None:
-    """Close the attach socket's descriptor now. The socket alone would wait for the file object
-    docker-py made of it (``handle``), which an HTTP response keeps in a reference cycle, so
-    only a garbage collection would close it. Never shutdown(): after a fork that would end the
-    other process's connection too."""
-    for closing in (sock, handle):
-        if closing is not None:
-            with contextlib.suppress(OSError, AttributeError):
-                closing.close()
-
-
-def _waits_quietly(sock: socket.socket) -> bool:
-    """Whether the attach socket is open with nothing to read, as before a Start message: an
-    ended stream (the container died, the engine restarted) reads as end of file at once."""
-    timeout = sock.gettimeout()
-    try:
-        sock.setblocking(False)
-        try:
-            sock.recv(1, socket.MSG_PEEK)
-        finally:
-            sock.settimeout(timeout)
-    except BlockingIOError:
-        return True
-    except ValueError:  # a TLS socket cannot peek; the engine's state decides alone
-        return True
-    except OSError:
-        return False
-    return False  # end of file, or output before Start: either way not a waiting supervisor
-
-
-class AttachStream:
-    """The container's attach socket: frames in, stdout lines out, in linear time.
-
-    A line longer than the protocol allows is refused as it grows, so the host holds at most one
-    record at a time; stderr is kept only as a short tail for diagnostics.
-    """
-
-    def __init__(self, sock: socket.socket, container: Any) -> None:
-        self.sock = sock
-        self.container = container
-        self.frames = bytearray()
-        self.stdout = bytearray()
-        self.scanned = 0  # stdout bytes already searched for a newline
-        self.stderr = bytearray()
-        self.ended = False
-
-    def send(self, data: bytes) -> None:
-        with contextlib.suppress(OSError):  # the container may be gone; next_line notices
-            self.sock.sendall(data)
-
-    def next_line(self, deadline: float) -> bytes | None:
-        while True:
-            newline = self.stdout.find(b"\n", self.scanned)
-            if newline >= 0:
-                line = bytes(self.stdout[:newline])
-                del self.stdout[: newline + 1]
-                self.scanned = 0
-                return line
-            self.scanned = len(self.stdout)
-            if self.scanned > LINE_CAP:
-                raise ProtocolError(f"a record is longer than {LINE_CAP} bytes")
-            if self.ended:
-                raise StreamEnded("the sandbox's output ended")
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            self.sock.settimeout(remaining)
-            try:
-                chunk = self.sock.recv(1 << 16)
-            except TimeoutError:
-                return None
-            except OSError as exc:
-                raise StreamEnded(f"the sandbox's output broke off: {exc}") from exc
-            if not chunk:
-                self.ended = True
-                continue
-            self._demultiplex(chunk)
-
-    def killed_for_memory(self) -> bool:
-        try:
-            self.container.wait(timeout=10)
-            self.container.reload()
-        except ENGINE_ERRORS:
-            return False
-        return bool(self.container.attrs.get("State", {}).get("OOMKilled"))
-
-    def _demultiplex(self, chunk: bytes) -> None:
-        self.frames += chunk
-        offset = 0
-        while len(self.frames) - offset >= 8:
-            stream, size = struct.unpack_from(">BxxxL", self.frames, offset)
-            if len(self.frames) - offset - 8 < size:
-                break
-            data = self.frames[offset + 8 : offset + 8 + size]
-            offset += 8 + size
-            if stream == 2:
-                self.stderr = (self.stderr + data)[-STDERR_TAIL:]
-            else:
-                self.stdout += data
-        del self.frames[:offset]
+class _DiedWaiting(Exception):
+    """A warm container's stream ended before it answered anything: it died while idle."""
 
 
 class DockerSandbox:
-    """One container per submission; each test runs in a fresh learner process inside it.
+    """One container per submission; inside it, one learner process serves the tests in turn
+    (a fresh one after a test that ended it), or one a test for a ``per_test`` problem.
 
     With ``warm_pool_size`` > 0, containers for ``warm_limits`` (default: the default limits,
     which every shipped problem uses) are made ahead of time by a pool of this process's own;
@@ -291,8 +193,7 @@ class DockerSandbox:
                                functools.partial(sweep_leftovers, abandoned_after=abandoned_after),
                                sweep_every)
         self.warm_runs = 0  # runs served by a warm container, for tests and figures
-        self._pool_client: docker.DockerClient | None = None
-        self._pool_client_pid = 0
+        self._pool_clients = threading.local()  # each pool thread's own client, and its pid
         self.pool: WarmPool[Limits, WarmContainer] | None = None
         if warm_pool_size > 0:
             self.pool = WarmPool(warm_pool_size, [container_limits(x) for x in warm_limits],
@@ -326,18 +227,29 @@ class DockerSandbox:
     def run(self, payload: Payload) -> SandboxRun:
         if self.pool is None:
             return self._run(payload)
-        with self.pool.running():  # no container is made for the pool while this one runs
+        with self.pool.running():  # no container is made meanwhile, unless the pool starves
             return self._run(payload)
 
     def _run(self, payload: Payload) -> SandboxRun:
+        warm = self._take_warm(payload.limits)
+        if warm is None:
+            return self._run_in(payload, None)
+        try:
+            return self._run_in(payload, warm)
+        except _DiedWaiting:
+            # It died while idle (its stream ended before it answered anything): this run was
+            # never started, so it starts again in a cold container.
+            return self._run_in(payload, None)
+
+    def _run_in(self, payload: Payload, warm: WarmContainer | None) -> SandboxRun:
         limits = payload.limits
-        warm = self._take_warm(limits)
         # The clock of the startup grace and of time_per_submission starts now: when a warm
         # container is taken, not when it was made.
         started = time.monotonic()
         raw: Any = None
         if warm is not None:
-            container, sock, raw = warm.container, warm.sock, warm.handle
+            container = self.client.containers.prepare_model({"Id": warm.id})
+            sock, raw = warm.sock, warm.handle
         else:
             expires = time.time() + limits.time_per_submission + EXPIRY_MARGIN
             container = self._create(self.client, container_options(limits, expires, self.runtime))
@@ -346,14 +258,14 @@ class DockerSandbox:
         finished = False
         try:
             if sock is None:
-                raw = self.client.api.attach_socket(
-                    container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
-                sock = getattr(raw, "_sock", raw)
+                sock, raw = attach(self.client, container.id)
                 container.start()
             stream = AttachStream(sock, container)
             try:
                 run = converse(stream, payload, started)
             except StreamEnded as exc:
+                if warm is not None and not stream.received:
+                    raise _DiedWaiting from exc
                 raise SandboxUnavailable(_why_it_ended(container, exc, stream)) from exc
             run.container = container.id
             finished = run.finished
@@ -361,7 +273,7 @@ class DockerSandbox:
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox container failed: {exc}") from exc
         finally:
-            _close_attachment(sock, raw)
+            close_attachment(sock, raw)
             if not (finished and self.pool is not None
                     and self.pool.defer(functools.partial(self._remove_later, container.id))):
                 self._remove(container.id)
@@ -371,7 +283,8 @@ class DockerSandbox:
         (no pool, other limits, none idle, or every idle one found dead and discarded)."""
         if self.pool is None:
             return None
-        warm = self.pool.take(container_limits(limits), lambda w: self._usable(w, limits))
+        warm = self.pool.take(container_limits(limits), lambda w: self._usable(w, limits),
+                              wait=WAIT_FOR_WARM)
         if warm is not None:
             self.warm_runs += 1
         return warm
@@ -380,26 +293,29 @@ class DockerSandbox:
         # Its label must outlast this run as a cold container's would, or the sweep may take it.
         if warm.expires < time.time() + limits.time_per_submission + EXPIRY_MARGIN:
             return False
-        if not _waits_quietly(warm.sock):
+        # An open stream with nothing to read is a supervisor waiting for Start: a container
+        # that died closes it. One that dies in the moment after is caught in _run. The
+        # engine's view is asked only where the socket cannot tell (TLS cannot peek).
+        if not waits_quietly(warm.sock):
             return False
+        if not isinstance(warm.sock, ssl.SSLSocket):
+            return True
         try:
-            container = self.client.containers.get(warm.id)
+            state = self.client.api.inspect_container(warm.id).get("State") or {}
         except ENGINE_ERRORS:
             return False
-        state = container.attrs.get("State") or {}
-        if state.get("Status") != "running" or state.get("Paused") or state.get("Restarting"):
-            return False
-        warm.container = container
-        return True
+        return bool(state.get("Status") == "running" and not state.get("Paused"))
 
     def _engine_here(self) -> docker.DockerClient:
-        """The pool's thread has a client of its own (docker-py's is not documented as safe to
+        """Each pool thread has a client of its own (docker-py's is not documented as safe to
         share between threads); a run and everything it does use the sandbox's client."""
         if self.pool is None or not self.pool.in_refill_thread():
             return self.client
-        if self._pool_client is None or self._pool_client_pid != os.getpid():
-            self._pool_client, self._pool_client_pid = connect(), os.getpid()
-        return self._pool_client
+        mine = self._pool_clients
+        if getattr(mine, "pid", None) != os.getpid():
+            mine.client, mine.pid = connect(), os.getpid()
+        client: docker.DockerClient = mine.client
+        return client
 
     def _make_warm(self, key: Limits) -> WarmContainer:
         """In the pool's thread: create, attach and start a container that waits for Start."""
@@ -409,14 +325,13 @@ class DockerSandbox:
         options = container_options(key, expires, self.runtime)
         options["labels"][WARM_LABEL] = "1"
         container = self._create(client, options)
+        sock: socket.socket | None = None
         raw: Any = None
         try:
-            raw = client.api.attach_socket(
-                container.id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
-            sock: socket.socket = getattr(raw, "_sock", raw)
+            sock, raw = attach(client, container.id)
             container.start()
         except BaseException:
-            _close_attachment(getattr(raw, "_sock", raw), raw)
+            close_attachment(sock, raw)
             self.janitor.remove(client, container.id)
             raise
         return WarmContainer(container.id, sock, raw, expires)

@@ -1,7 +1,8 @@
 """Builds the sandbox image, from python:3.11-slim or offline from a debootstrap root file system.
 
-The tag is a hash of everything baked into the image, so a changed harness is a new image and a
-stale one is never used.
+The image bakes the whole of sandbox/inside (its Dockerfile included) and nothing else, and its
+tag is a hash of that folder's file names and bytes: any change to an in-container file is a new
+tag, so ``ensure_image`` builds it and a stale image is never used.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from docker.errors import APIError, BuildError, DockerException, ImageNotFound
 from sandbox.interface import SandboxUnavailable
 
 HERE = Path(__file__).resolve().parent
-BAKED_FILES = ("Dockerfile", "__init__.py", "codec.py", "protocol.py", "syscall_filter.py", "learner.py",
-               "cleanup.py", "spawner.py", "harness.py")
+INSIDE = HERE / "inside"
 ONLINE_BASE = "python:3.11-slim"
 OFFLINE_BASE = "metrics-judge-base:bookworm"
 REPOSITORY = "metrics-judge-sandbox"
@@ -29,10 +29,24 @@ REPOSITORY = "metrics-judge-sandbox"
 Progress = Callable[[str], None]
 
 
-def image_tag() -> str:
+def baked_files(folder: Path = INSIDE) -> list[tuple[str, Path]]:
+    """What the image holds: every file under the folder, by its path there, in a fixed order.
+    Byte code is left out: Python writes it beside the sources on the host, never in the image."""
+    found = []
+    for path in folder.rglob("*"):
+        relative = path.relative_to(folder)
+        if path.is_file() and "__pycache__" not in relative.parts and path.suffix != ".pyc":
+            found.append((relative.as_posix(), path))
+    return sorted(found)
+
+
+def image_tag(folder: Path = INSIDE) -> str:
     digest = hashlib.sha256()
-    for name in BAKED_FILES:
-        digest.update(name.encode() + b"\0" + (HERE / name).read_bytes())
+    for name, path in baked_files(folder):
+        # Each name and its size go in before the bytes, so no two folders hash alike by moving
+        # bytes from one file to the next.
+        data = path.read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode() + data)
     return f"{REPOSITORY}:{digest.hexdigest()[:12]}"
 
 
@@ -69,11 +83,11 @@ def build_offline_base(client: docker.DockerClient, progress: Progress) -> None:
 
 
 def _context() -> io.BytesIO:
-    """The build context: exactly the baked files, so the tag's hash and the image agree."""
+    """The build context: exactly the hashed files, so the tag and the image agree."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
-        for name in BAKED_FILES:
-            tar.add(HERE / name, arcname=name)
+        for name, path in baked_files():
+            tar.add(path, arcname=name)
     buffer.seek(0)
     return buffer
 

@@ -8,21 +8,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Protocol
 
-from sandbox.protocol import CallResult, Isolation
+from sandbox.inside.protocol import CallResult, Isolation, frame
 
 __all__ = ["Isolation", "Limits", "Payload", "Sandbox", "SandboxRun", "SandboxUnavailable",
            "TestInput"]
+
+
+# A problem's limits where its problem.toml sets none (judge.problems builds its defaults from
+# these), and the most wall clock it may declare for one submission (the warm pool sizes its
+# containers' expiry for it): each number is written here only.
+DEFAULT_TIME_PER_TEST = 2.0
+DEFAULT_TIME_PER_SUBMISSION = 60.0
+DEFAULT_MEMORY_MB = 256
+MAX_TIME_PER_SUBMISSION = 600.0
 
 
 @dataclass(frozen=True)
 class Limits:
     """Resource limits for one submission, enforced from outside the learner's process."""
 
-    time_per_test: float = 2.0
-    time_per_submission: float = 60.0
-    memory_mb: int = 256
+    time_per_test: float = DEFAULT_TIME_PER_TEST
+    time_per_submission: float = DEFAULT_TIME_PER_SUBMISSION
+    memory_mb: int = DEFAULT_MEMORY_MB
     stdout_bytes: int = 8_192  # what one call may print
     pids: int = 64
     cpus: float = 1.0
@@ -37,11 +47,17 @@ class Limits:
 
 @dataclass(frozen=True)
 class TestInput:
-    """One call to make: tagged arguments (see ``sandbox.codec``). No expected value, no name."""
+    """One call to make: tagged arguments (see ``sandbox.inside.codec``). No expected value, no name."""
     __test__ = False  # not a pytest test class
 
     args: list[Any]
     kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def frame(self) -> bytes:
+        """The frame that sends this call, made once: the engine keeps a problem's inputs
+        between submissions, so no submission pays for encoding them again."""
+        return frame({"args": self.args, "kwargs": self.kwargs})
 
 
 @dataclass(frozen=True)

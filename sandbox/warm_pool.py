@@ -14,11 +14,17 @@ that are created, attached and started, each waiting for its one payload.
   items for each key in use: it makes one for every item taken, replaces an item that has been
   idle for ``max_idle`` seconds, and waits (1 s, doubling up to 30 s) after a failed make instead
   of spinning. It starts nothing while the owner is inside ``running()`` (a run in progress), so
-  making a container never competes with a learner's timed tests for the CPU unless runs follow
-  each other with no pause at all (measured: a run that overlaps a make takes ~90 ms longer).
+  making a container never competes with a learner's timed tests for the CPU while the pool
+  keeps up (a run that overlaps a make is measurably slower: docs/performance.md).
   After a run it stays quiet for ``after_run`` seconds more (0.1 by default): the owner is then
   storing and announcing the verdict, which a make or a removal (the engine busy on the same
-  cores) would otherwise delay by 15 to 20 ms.
+  cores) would otherwise delay.
+- **Faster when starved.** A take that finds no idle item (runs arrive faster than one thread
+  makes items: a burst, or runs back to back) marks the pool starved for ``STARVED_FOR``
+  seconds. Meanwhile throughput is what counts: the thread no longer waits for runs or the
+  quiet after them, and ``makers - 1`` more threads make items beside it, so that the engine
+  works on several at once, as a burst of plain ``docker run`` does. Deferred jobs that pile up
+  go before makes then, so that a run never removes its own container for want of a thread.
 - **Checked when taken.** ``take`` calls the caller's ``accept`` on each candidate outside the
   lock; a refused or too old item is discarded and the next is tried, then none (cold path).
 - **Clean-up after a run, off its clock.** ``defer`` hands the thread a job (removing the
@@ -54,6 +60,8 @@ RETRY_MAX = 30.0
 JOIN_TIMEOUT = 15.0  # how long close waits for a make in flight (creating a container)
 AFTER_RUN = 0.1  # seconds the thread stays quiet after a run (its verdict is being stored)
 MAX_DEFERRED = 4  # jobs waiting for the thread; past this the caller runs its own
+STARVED_FOR = 3.0  # seconds a take that found no idle item keeps the pool in its fast mode
+MAKERS = 3  # threads that make items while the pool is starved (one otherwise)
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
@@ -71,8 +79,9 @@ class WarmPool(Generic[K, T]):
     def __init__(self, size: int, keys: Iterable[K], make: Callable[[K], T],
                  discard: Callable[[T], None], forget: Callable[[T], None],
                  max_idle: float = MAX_IDLE, name: str = "warm-pool",
-                 after_run: float = AFTER_RUN) -> None:
+                 after_run: float = AFTER_RUN, makers: int = MAKERS) -> None:
         self.size = size
+        self.makers = max(1, makers)
         self.keys = frozenset(keys)
         self.max_idle = max_idle
         self.after_run = after_run
@@ -86,7 +95,10 @@ class WarmPool(Generic[K, T]):
     def _reset(self) -> None:
         self._cond = threading.Condition()
         self._idle: dict[K, deque[_Idle[T]]] = {}  # the keys in use, in the order first asked
-        self._thread: threading.Thread | None = None
+        self._thread: threading.Thread | None = None  # the one that also runs deferred jobs
+        self._helpers: list[threading.Thread] = []  # more makers, started when first starved
+        self._making: dict[K, int] = {}  # makes in flight, per key
+        self._starved_until = 0.0
         self._closed = False
         self._busy = 0  # runs in progress (``running``): the thread starts nothing meanwhile
         self._quiet_until = 0.0  # nor before this (time.monotonic()), just after a run
@@ -99,20 +111,32 @@ class WarmPool(Generic[K, T]):
 
     # -- the taker's side --------------------------------------------------------------------
 
-    def take(self, key: K, accept: Callable[[T], bool]) -> T | None:
+    def take(self, key: K, accept: Callable[[T], bool], wait: float = 0.0) -> T | None:
         """An idle item for key that ``accept`` approved, now the caller's alone; else None.
 
         Asking for a key the pool was made for starts filling it. ``accept`` runs outside the
-        lock; an item it refuses (or that raises, or that idled too long) is discarded.
+        lock; an item it refuses (or that raises, or that idled too long) is discarded. With
+        ``wait``, a take that finds none waits up to that long for the items being made (one
+        in flight is ready sooner than one the caller would start), unless making fails.
         """
         if self.size <= 0 or key not in self.keys:
             return None
         with self._cond:
             if self._closed:
                 return None
+            filling = key in self._idle  # the first take of a key only starts its filling
             queue = self._want(key)
+        deadline = time.monotonic() + wait
         while True:
             with self._cond:
+                if not queue and filling:
+                    self._starve()
+                    while not queue and not self._closed:
+                        left = deadline - time.monotonic()
+                        if left <= 0 or (not self._making.get(key)
+                                         and time.monotonic() < self._retry_at):
+                            break
+                        self._cond.wait(left)
                 if not queue:
                     return None
                 idle = queue.popleft()
@@ -195,7 +219,8 @@ class WarmPool(Generic[K, T]):
             return True
 
     def in_refill_thread(self) -> bool:
-        return threading.current_thread() is self._thread
+        current = threading.current_thread()
+        return current is self._thread or current in self._helpers
 
     def close(self) -> int:
         """Discard every idle item and stop refilling; how many were discarded. Idempotent."""
@@ -207,13 +232,14 @@ class WarmPool(Generic[K, T]):
             jobs = list(self._deferred)
             self._deferred.clear()
             self._cond.notify_all()
-            thread = self._thread
+            threads = [t for t in (self._thread, *self._helpers) if t is not None]
         self._observe()
         self._run_jobs(jobs)
         for item in items:
             self._discard_quietly(item)
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(JOIN_TIMEOUT)
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join(JOIN_TIMEOUT)
         return len(items)
 
     # -- inside ------------------------------------------------------------------------------
@@ -230,6 +256,16 @@ class WarmPool(Generic[K, T]):
         if self._thread is None:
             self._thread = threading.Thread(target=self._refill, name=self.name, daemon=True)
             self._thread.start()
+
+    def _starve(self) -> None:
+        """Called with the lock held, by a take that found no idle item for its key."""
+        self._starved_until = time.monotonic() + STARVED_FOR
+        while len(self._helpers) < self.makers - 1 and not self._closed:
+            helper = threading.Thread(target=self._help, daemon=True,
+                                      name=f"{self.name}-{len(self._helpers) + 1}")
+            self._helpers.append(helper)
+            helper.start()
+        self._cond.notify_all()
 
     def _run_jobs(self, jobs: list[Callable[[], None]]) -> None:
         for job in jobs:
@@ -251,30 +287,66 @@ class WarmPool(Generic[K, T]):
         except Exception:  # the owner's sweep removes what could not be removed here
             log.exception("%s: discarding an item failed", self.name)
 
+    def _capacity(self, now: float) -> int:
+        """Idle items (with makes in flight) a key may have: ``size``, or while starved as many
+        as there are makers, if that is more."""
+        return max(self.size, self.makers) if now < self._starved_until else self.size
+
+    def _short_key(self, now: float) -> K | None:
+        """With the lock held: a key with fewer idle items (counting makes in flight) than its
+        capacity, when making is allowed now."""
+        if now < self._retry_at:
+            return None
+        capacity = self._capacity(now)
+        return next((k for k, queue in self._idle.items()
+                     if len(queue) + self._making.get(k, 0) < capacity), None)
+
     def _next_job(self) -> tuple[list[Callable[[], None]], list[T], K | None, float | None]:
         """With the lock held: (deferred jobs to run, items to discard, a key to make one for,
-        how long to sleep). An item due to be made goes before deferred jobs."""
-        if self._busy:
-            return [], [], None, None  # woken when the run ends
+        how long to sleep). An item due to be made goes before deferred jobs, unless the pool
+        is starved and jobs pile up."""
         now = time.monotonic()
-        if now < self._quiet_until:
-            return [], [], None, self._quiet_until - now
+        starved = now < self._starved_until
+        if not starved:
+            if self._busy:
+                return [], [], None, None  # woken when the run ends
+            if now < self._quiet_until:
+                return [], [], None, self._quiet_until - now
         aged: list[T] = []
         for queue in self._idle.values():
             while queue and now - queue[0].since > self.max_idle:
                 aged.append(queue.popleft().item)
-        short = next((k for k, queue in self._idle.items() if len(queue) < self.size), None)
-        if short is not None and now >= self._retry_at:
+        piled = starved and len(self._deferred) >= MAX_DEFERRED // 2
+        short = None if piled or (not starved and any(self._making.values())) else (
+            self._short_key(now))
+        if short is not None:
             return [], aged, short, 0.0
         if self._deferred:
             jobs = list(self._deferred)
             self._deferred.clear()
             self._deferred_running += len(jobs)
             return jobs, aged, None, 0.0
-        if short is not None:
+        if any(len(q) < self.size for q in self._idle.values()) and now < self._retry_at:
             return [], aged, None, self._retry_at - now
+        if starved:
+            return [], aged, None, self._starved_until - now
         oldest = min((queue[0].since for queue in self._idle.values() if queue), default=None)
         return [], aged, None, None if oldest is None else oldest + self.max_idle - now + 0.05
+
+    def _help(self) -> None:
+        """A helper maker: while the pool is starved, make items beside the main thread."""
+        while True:
+            with self._cond:
+                if self._closed:
+                    return
+                now = time.monotonic()
+                key = self._short_key(now) if now < self._starved_until else None
+                if key is None:
+                    self._cond.wait(max(0.05, self._starved_until - now)
+                                    if now < self._starved_until else None)
+                    continue
+                self._making[key] = self._making.get(key, 0) + 1
+            self._make_one(key)
 
     def _refill(self) -> None:
         while True:
@@ -295,6 +367,8 @@ class WarmPool(Generic[K, T]):
             for item in aged:
                 self._discard_quietly(item)
             if key is not None:
+                with self._cond:
+                    self._making[key] = self._making.get(key, 0) + 1
                 self._make_one(key)
 
     def _make_one(self, key: K) -> None:
@@ -302,17 +376,21 @@ class WarmPool(Generic[K, T]):
             item = self._make(key)
         except Exception as exc:
             with self._cond:
+                self._making[key] -= 1
                 self.failures += 1
                 self._retry_at = time.monotonic() + self._delay
                 log.warning("%s: could not prepare an item (%s); trying again in %.0f s",
                             self.name, (str(exc).splitlines() or [""])[0][:200], self._delay)
                 self._delay = min(self._delay * 2, RETRY_MAX)
+                self._cond.notify_all()  # a thread that waited for this make sees the retry time
             return
         with self._cond:
+            self._making[key] -= 1
             self.made += 1
             self._delay = RETRY_FIRST
             queue = self._idle.get(key)
-            keep = not self._closed and queue is not None and len(queue) < self.size
+            keep = (not self._closed and queue is not None
+                    and len(queue) < self._capacity(time.monotonic()))
             if keep and queue is not None:
                 queue.append(_Idle(item, time.monotonic()))
                 self._cond.notify_all()

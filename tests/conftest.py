@@ -17,9 +17,56 @@ from sandbox.docker_runner import DockerSandbox  # noqa: E402
 from sandbox.interface import SandboxUnavailable  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# The service fixtures (app, worker, users) serve tests/api and tests/faults alike: one instance
+# The service fixtures (app, worker, users) serve tests/stack and tests/faults alike: one instance
 # of each per session.
 pytest_plugins = ["tests.utils.service_fixtures"]
+
+
+# What a test needs, read from the fixtures it requests, directly or through other fixtures
+# (``item.fixturenames`` is that closure, overrides applied: tests/unit/service's in-process
+# ``client`` adds nothing, tests/stack's, which starts the session worker, adds stack and docker).
+# A fixture counts by where it is defined, not by its name alone, since a module may have a
+# ``browser`` of its own. ``service`` reaches its services through ``request.getfixturevalue``,
+# which the closure cannot see, so it is named with what it reaches. A module may also say what
+# it needs with ``pytestmark``. A test that needs none of these is ``unit``.
+SERVICE_FIXTURES = "tests.utils.service_fixtures"
+NEEDS: dict[tuple[str, str], tuple[str, ...]] = {
+    (__name__, "docker_sandbox"): ("docker",),
+    (SERVICE_FIXTURES, "worker"): ("stack",),  # Celery workers on the session's database and broker
+    (SERVICE_FIXTURES, "serve_process"): ("stack",),  # a `judge serve` of its own
+    (SERVICE_FIXTURES, "embedded"): ("stack",),
+    (SERVICE_FIXTURES, "service"): ("stack", "docker"),
+    ("tests.browser.conftest", "live_server"): ("stack",),  # uvicorn on the session's database
+    ("tests.browser.conftest", "browser"): ("browser",),  # Playwright's Chromium
+    ("tests.deploy.conftest", "deploy_services"): ("stack",),
+}
+SERVICE_MARKERS = ("stack", "docker", "browser")
+
+
+def defined_in(item: pytest.Item, fixture: str) -> str:
+    """The module of the definition of ``fixture`` that ``item`` gets (the nearest override)."""
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = info.name2fixturedefs.get(fixture, ()) if info is not None else ()
+    return str(definitions[-1].func.__module__) if definitions else ""
+
+
+def needs_of(item: pytest.Item) -> set[str]:
+    """The service markers a collected test carries or earns by its fixtures."""
+    found = {name for name in SERVICE_MARKERS if item.get_closest_marker(name) is not None}
+    for fixture in getattr(item, "fixturenames", ()):
+        found.update(NEEDS.get((defined_in(item, fixture), fixture), ()))
+    return found
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects: the marks must already be there
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        needs = needs_of(item)
+        for name in sorted(needs):
+            if item.get_closest_marker(name) is None:
+                item.add_marker(name)
+        if not needs and item.get_closest_marker("unit") is None:
+            item.add_marker(pytest.mark.unit)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -1,12 +1,17 @@
-"""The layers hold: api -> judge.service -> judge (the engine) -> sandbox, and no import cycles.
+"""The layers hold: api -> judge.service -> judge (the engine) -> sandbox, and no import cycles;
+and what runs inside the sandbox container (sandbox.inside) imports only the standard library
+and itself, since the image holds nothing else.
 
 Read from the source with ``ast`` (every import, including those inside functions), so a
-violation fails here before anyone has to notice it in review.
+violation fails here before anyone has to notice it in review, not only once it is in the image.
 """
 
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,9 +70,25 @@ def within(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
+INSIDE = "sandbox.inside"
+
+
+def outside_imports(name: str, path: Path, host: set[str]) -> list[str]:
+    """What an in-container module imports beyond the standard library and sandbox.inside."""
+    wrong = []
+    for target in sorted(imports_of(name, path)):
+        if within(target, INSIDE):
+            continue
+        if target in host or target.split(".")[0] in ("sandbox", "judge", "api"):
+            wrong.append(f"{name} imports the host module {target}")
+        elif target.split(".")[0] not in sys.stdlib_module_names:
+            wrong.append(f"{name} imports {target}, not in the standard library")
+    return wrong
+
+
 def test_no_layer_imports_upward_or_into_infrastructure() -> None:
     found = modules()
-    assert "judge.service.jobs" in found and "sandbox.protocol" in found  # the walk sees the tree
+    assert "judge.service.jobs" in found and "sandbox.inside.protocol" in found  # the walk sees the tree
     violations = []
     for name, path in found.items():
         forbidden = FORBIDDEN.get(layer_of(name), ())
@@ -75,6 +96,31 @@ def test_no_layer_imports_upward_or_into_infrastructure() -> None:
             if any(within(target, banned) for banned in forbidden):
                 violations.append(f"{path.relative_to(ROOT)} imports {target}")
     assert not violations, "\n".join(violations)
+
+
+def test_the_container_side_imports_only_the_standard_library_and_itself() -> None:
+    found = modules()
+    inside = {name: path for name, path in found.items() if within(name, INSIDE)}
+    assert {"sandbox.inside.harness", "sandbox.inside.protocol"} <= set(inside)
+    host = set(found) - set(inside)
+    violations = [line for name, path in inside.items() for line in outside_imports(name, path, host)]
+    assert not violations, "\n".join(violations)
+
+
+def test_the_container_side_loads_from_a_copy_of_its_folder_alone(tmp_path: Path) -> None:
+    """As in the image: sandbox/inside copied alone, every module imported under ``python -I``;
+    -S too, since the virtualenv's site hooks (the editable install's finder) would find the
+    repository's sandbox package instead of the copy."""
+    shutil.copytree(ROOT / "sandbox" / "inside", tmp_path / "sandbox" / "inside",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "sandbox" / "__init__.py").write_text("")
+    names = sorted(name for name in modules() if within(name, INSIDE))
+    probe = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import {', '.join(names)}; "
+             "print(sandbox.inside.__file__)")
+    done = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", probe], capture_output=True,
+                          text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(tmp_path / "sandbox" / "inside" / "__init__.py")
 
 
 def test_no_import_cycles() -> None:
@@ -104,6 +150,16 @@ def test_no_import_cycles() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
 
 
+def test_a_host_or_third_party_import_inside_is_caught(tmp_path: Path) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text("import json\nimport sandbox.docker_runner\nimport docker\n"
+                    "from . import codec\nfrom sandbox.inside.protocol import Kind\n")
+    assert outside_imports("sandbox.inside.probe", path, set(modules())) == [
+        "sandbox.inside.probe imports docker, not in the standard library",
+        "sandbox.inside.probe imports the host module sandbox.docker_runner",
+    ]
+
+
 @pytest.mark.parametrize("source, expected", [
     ("import sqlalchemy", {"sqlalchemy"}),
     ("from judge.service import jobs", {"judge.service", "judge.service.jobs"}),
@@ -113,3 +169,25 @@ def test_the_reader_sees_every_kind_of_import(tmp_path: Path, source: str, expec
     path = tmp_path / "probe.py"
     path.write_text(source)
     assert imports_of("judge.probe", path) == expected
+
+
+
+CLIENT_LIBRARIES = ("judge_client", "httpx", "typer", "rich")
+
+
+def client_imports_beyond(name: str, path: Path) -> list[str]:
+    """What a judge_client module imports besides itself, its three libraries and the standard
+    library: it speaks to the judge over HTTP only, so it runs where the service is not installed."""
+    return [f"{name} imports {target}" for target in sorted(imports_of(name, path))
+            if target.split(".")[0] not in (*CLIENT_LIBRARIES, *sys.stdlib_module_names)]
+
+
+def test_the_client_uses_only_the_http_api(tmp_path: Path) -> None:
+    files = sorted((ROOT / "judge_client").rglob("*.py"))
+    assert ROOT / "judge_client" / "cli.py" in files
+    assert [line for path in files for line in client_imports_beyond(module_name(path), path)] == []
+    probe = tmp_path / "probe.py"
+    probe.write_text("import json\nfrom judge.service import jobs\nimport rich.table\nimport sqlalchemy\n")
+    assert client_imports_beyond("judge_client.probe", probe) == [
+        "judge_client.probe imports judge.service", "judge_client.probe imports judge.service.jobs",
+        "judge_client.probe imports sqlalchemy"]

@@ -1,15 +1,17 @@
-"""Courses, their join links, assignments, the learner's view of them and gradebooks.
+"""Courses under /courses: their members, invitations, join links and new assignments; and how
+a course and an assignment are shaped in answers.
 
 Each route parses, calls the service (``judge.service.courses``, ``course_invitations``,
 ``assignments``, ``gradebook``; they authorize through ``judge.service.access``) and shapes the
-answer here. A user's own invitations are ``api.routes.invitations``'.
+answer with the helpers here, which ``api.routes.assignments`` (an assignment and its gradebook)
+and ``api.routes.me`` (one's own assignments and invitations) share.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Path, Response
 
 from api.deps import CurrentUser, SessionDep
 from api.schemas.bounds import Id
@@ -23,33 +25,55 @@ from api.schemas.courses import (
     CourseListItem,
     CourseOut,
     CourseRef,
-    GradebookOut,
-    GradebookRow,
+    ExtensionOut,
     InvitationOut,
     JoinRequest,
     MemberIn,
     MemberOut,
-    MyInvitationOut,
 )
-from judge.service import assignments, course_invitations, courses, gradebook
+from judge.service import assignments, course_invitations, courses
 from judge.service.access import course_role
 from judge.service.assignments import AssignmentInput, due_state
 from judge.service.catalog import load_version
-from judge.service.courses_join import join_by_code
-from judge.service.db.models import Assignment, Course, CourseRole, LatePolicy, Role, User, utcnow
+from judge.service.courses_join import course_for_code, join_by_code
+from judge.service.db.models import (
+    Assignment,
+    Course,
+    CourseRole,
+    Extension,
+    LatePolicy,
+    PenaltyUnit,
+    Role,
+    User,
+    utcnow,
+)
 from judge.service.gradebook import Cell
+from judge.service.lateness import deadline
 
-router = APIRouter(tags=["courses"])
+router = APIRouter(prefix="/courses", tags=["courses"])
 
 
-def _brief(assignment: Assignment) -> AssignmentBrief:
+def late_rules(assignment: Assignment) -> dict[str, Any]:
+    return {"late_policy": LatePolicy(assignment.late_policy), "late_until": assignment.late_until,
+            "penalty_percent": assignment.penalty_percent, "penalty_floor": assignment.penalty_floor,
+            "penalty_unit": PenaltyUnit(assignment.penalty_unit)}
+
+
+def brief(assignment: Assignment) -> AssignmentBrief:
     return AssignmentBrief(
         id=assignment.id, title=assignment.title, opens_at=assignment.opens_at, due_at=assignment.due_at,
-        late_policy=LatePolicy(assignment.late_policy), state=due_state(assignment, utcnow()),
-        problems=[link.problem.slug for link in assignment.problems])
+        state=due_state(assignment, utcnow()), problems=[link.problem.slug for link in assignment.problems],
+        **late_rules(assignment))
 
 
-def _course_out(course: Course, viewer: User) -> CourseOut:
+def extension_out(extension: Extension) -> ExtensionOut:
+    return ExtensionOut(user=extension.user.name, user_id=extension.user_id, due_at=extension.due_at,
+                        late_until=extension.late_until, reason=extension.reason,
+                        granted_by=extension.granter.name if extension.granter else None,
+                        granted_at=extension.granted_at)
+
+
+def course_out(course: Course, viewer: User) -> CourseOut:
     """Members, pending invitations and the join code only for the course's instructors (and
     admins)."""
     role = course_role(viewer, course)
@@ -67,43 +91,53 @@ def _course_out(course: Course, viewer: User) -> CourseOut:
                             for i in course.invitations],
             "join_code": course.join_code, "join_url": courses.join_path(course)}
     return CourseOut(id=course.id, title=course.title, role=role, created_at=course.created_at,
-                     assignments=[_brief(a) for a in course.assignments], **teachers_view)
+                     assignments=[brief(a) for a in course.assignments], **teachers_view)
 
 
-def _cell_out(cell: Cell) -> CellOut:
+def cell_out(cell: Cell) -> CellOut:
     return CellOut(problem=cell.problem, best_score=cell.best_score, accepted=cell.accepted,
                    attempts=cell.attempts, first_accepted_at=cell.first_accepted_at, late=cell.late,
-                   submission=cell.submission)
+                   submission=cell.submission, score_before_penalty=cell.score_before_penalty,
+                   penalty=cell.penalty)
 
 
-def _assignment_out(assignment: Assignment, role: CourseRole | None,
-                    cells: list[Cell] | None) -> AssignmentOut:
-    """``cells``: the viewer's own progress, for a learner of the course."""
+def assignment_out(assignment: Assignment, role: CourseRole | None, cells: list[Cell] | None,
+                   viewer: User | None = None) -> AssignmentOut:
+    """``cells``: the viewer's own progress, for a learner of the course; ``viewer``: whose
+    extension to show (a learner's own)."""
+    mine, own = None, None
+    if viewer is not None and role is CourseRole.LEARNER:
+        mine = next((e for e in assignment.extensions if e.user_id == viewer.id), None)
+        own = deadline(assignment, mine)
     problems = []
     for index, link in enumerate(assignment.problems):
         version = link.problem.published_version
         title = load_version(version).title if version is not None else link.problem.slug
         problems.append(AssignmentProblemOut(slug=link.problem.slug, title=title,
-                                             progress=_cell_out(cells[index]) if cells is not None else None))
+                                             progress=cell_out(cells[index]) if cells is not None else None))
     return AssignmentOut(
         id=assignment.id, course=CourseRef(id=assignment.course.id, title=assignment.course.title),
         role=role, title=assignment.title, opens_at=assignment.opens_at, due_at=assignment.due_at,
-        late_policy=LatePolicy(assignment.late_policy), state=due_state(assignment, utcnow()),
-        problems=problems, solved=sum(c.accepted for c in cells) if cells is not None else None)
+        state=due_state(assignment, utcnow(), mine.due_at if mine else None), problems=problems,
+        solved=sum(c.accepted for c in cells) if cells is not None else None,
+        extension=extension_out(mine) if mine else None, your_due_at=own.due_at if own else None,
+        your_late_until=own.late_until if own else None, **late_rules(assignment))
 
 
-def _input(body: AssignmentIn) -> AssignmentInput:
+def assignment_input(body: AssignmentIn) -> AssignmentInput:
     return AssignmentInput(title=body.title, opens_at=body.opens_at, due_at=body.due_at,
-                           late_policy=body.late_policy, problems=body.problems)
+                           late_policy=body.late_policy, problems=body.problems, track=body.track,
+                           late_until=body.late_until, penalty_percent=body.penalty_percent,
+                           penalty_unit=body.penalty_unit, penalty_floor=body.penalty_floor)
 
 
-@router.post("/courses", status_code=201, response_model=CourseOut)
+@router.post("", status_code=201, response_model=CourseOut)
 def create_course(body: CourseCreate, session: SessionDep, user: CurrentUser) -> CourseOut:
     """Create a course (instructors and admins); you become its instructor."""
-    return _course_out(courses.create_course(session, user, body.title), user)
+    return course_out(courses.create_course(session, user, body.title), user)
 
 
-@router.get("/courses", response_model=list[CourseListItem])
+@router.get("", response_model=list[CourseListItem])
 def my_courses(session: SessionDep, user: CurrentUser) -> list[CourseListItem]:
     """The courses you teach or take."""
     return [CourseListItem(id=course.id, title=course.title, role=role,
@@ -111,41 +145,49 @@ def my_courses(session: SessionDep, user: CurrentUser) -> list[CourseListItem]:
             for course, role in courses.my_courses(session, user)]
 
 
-@router.post("/courses/join", response_model=CourseOut)
+@router.get("/join/{code}", response_model=CourseRef)
+def course_of_code(code: Annotated[str, Path(max_length=200)], session: SessionDep) -> CourseRef:
+    """The course a join link leads to (its id and title), for the join page to name it before
+    anyone signs in: whoever holds the code may join the course anyway."""
+    course = course_for_code(session, code)
+    return CourseRef(id=course.id, title=course.title)
+
+
+@router.post("/join", response_model=CourseOut)
 def join(body: JoinRequest, session: SessionDep, user: CurrentUser) -> CourseOut:
     """Join the course of a join link as a learner (joining again changes nothing)."""
-    return _course_out(join_by_code(session, user, body.code), user)
+    return course_out(join_by_code(session, user, body.code), user)
 
 
-@router.get("/courses/{course_id}", response_model=CourseOut)
+@router.get("/{course_id}", response_model=CourseOut)
 def read_course(course_id: Id, session: SessionDep, user: CurrentUser) -> CourseOut:
     """A course with its assignments; for its instructors also its members and join link."""
-    return _course_out(courses.find_course(session, user, course_id), user)
+    return course_out(courses.find_course(session, user, course_id), user)
 
 
-@router.post("/courses/{course_id}/join-code", response_model=CourseOut)
+@router.post("/{course_id}/join-code", response_model=CourseOut)
 def rotate_join_code(course_id: Id, session: SessionDep, user: CurrentUser) -> CourseOut:
     """Replace the course's join code (its instructors): the old link stops working."""
-    return _course_out(courses.rotate_join_code(session, user, course_id), user)
+    return course_out(courses.rotate_join_code(session, user, course_id), user)
 
 
-@router.post("/courses/{course_id}/members", response_model=CourseOut, responses={
+@router.post("/{course_id}/members", response_model=CourseOut, responses={
     409: {"description": "demoting the course's last instructor (code last_instructor), or the "
                          "course holds the most pending invitations it may (too_many_invitations)"}})
 def add_member(course_id: Id, body: MemberIn, session: SessionDep, user: CurrentUser) -> CourseOut:
     """Invite a user to a course you teach by their name, as instructor or learner: they become a
     member when they accept (a member already takes the new role at once)."""
-    return _course_out(course_invitations.invite(session, user, course_id, body.name, body.role), user)
+    return course_out(course_invitations.invite(session, user, course_id, body.name, body.role), user)
 
 
-@router.delete("/courses/{course_id}/invitations/{invitation_id}", status_code=204)
+@router.delete("/{course_id}/invitations/{invitation_id}", status_code=204)
 def withdraw_invitation(course_id: Id, invitation_id: Id, session: SessionDep, user: CurrentUser) -> Response:
     """Take back an invitation to a course you teach that is not answered yet."""
     course_invitations.withdraw(session, user, course_id, invitation_id)
     return Response(status_code=204)
 
 
-@router.delete("/courses/{course_id}/members/{user_id}", status_code=204, responses={
+@router.delete("/{course_id}/members/{user_id}", status_code=204, responses={
     409: {"description": "the course's last instructor (code last_instructor)"}})
 def remove_member(course_id: Id, user_id: Id, session: SessionDep, user: CurrentUser) -> Response:
     """Remove a member from a course you teach (their submissions stay); never its last instructor."""
@@ -153,84 +195,9 @@ def remove_member(course_id: Id, user_id: Id, session: SessionDep, user: Current
     return Response(status_code=204)
 
 
-@router.post("/courses/{course_id}/assignments", status_code=201, response_model=AssignmentOut)
+@router.post("/{course_id}/assignments", status_code=201, response_model=AssignmentOut)
 def create_assignment(course_id: Id, body: AssignmentIn, session: SessionDep,
                       user: CurrentUser) -> AssignmentOut:
     """Create an assignment in a course you teach."""
-    assignment = assignments.create_assignment(session, user, course_id, _input(body))
-    return _assignment_out(assignment, course_role(user, assignment.course), None)
-
-
-@router.get("/me/assignments", response_model=list[AssignmentOut], tags=["users"])
-def my_assignments(session: SessionDep, user: CurrentUser) -> list[AssignmentOut]:
-    """Every assignment of your courses, by due time, with its state and your progress."""
-    chosen = assignments.my_assignments(session, user)
-    mine = gradebook.progress(session, user, [a for a, role in chosen if role is CourseRole.LEARNER])
-    return [_assignment_out(a, role, mine.get(a.id)) for a, role in chosen]
-
-
-@router.get("/me/invitations", response_model=list[MyInvitationOut], tags=["users"])
-def my_invitations(session: SessionDep, user: CurrentUser) -> list[MyInvitationOut]:
-    """Invitations to courses waiting for your answer, newest first (at most 100)."""
-    return [MyInvitationOut(id=i.id, course=CourseRef(id=i.course.id, title=i.course.title),
-                            role=CourseRole(i.role), invited_by=i.inviter.name if i.inviter else None,
-                            created_at=i.created_at)
-            for i in course_invitations.pending_for(session, user)]
-
-
-@router.post("/me/invitations/{invitation_id}/accept", response_model=CourseOut, tags=["users"])
-def accept_invitation(invitation_id: Id, session: SessionDep, user: CurrentUser) -> CourseOut:
-    """Accept an invitation: you become a member of its course, with the role it offers."""
-    return _course_out(course_invitations.accept(session, user, invitation_id), user)
-
-
-@router.post("/me/invitations/{invitation_id}/decline", status_code=204, tags=["users"])
-def decline_invitation(invitation_id: Id, session: SessionDep, user: CurrentUser) -> Response:
-    """Decline an invitation: it is gone, and you stay out of its course."""
-    course_invitations.decline(session, user, invitation_id)
-    return Response(status_code=204)
-
-
-@router.get("/assignments/{assignment_id}", response_model=AssignmentOut)
-def read_assignment(assignment_id: Id, session: SessionDep, user: CurrentUser) -> AssignmentOut:
-    """An assignment with its problems; for a learner of the course, their own progress on each."""
-    assignment = assignments.find_assignment(session, user, assignment_id)
-    role = course_role(user, assignment.course)
-    cells = (gradebook.progress(session, user, [assignment])[assignment.id]
-             if role is CourseRole.LEARNER else None)
-    return _assignment_out(assignment, role, cells)
-
-
-@router.put("/assignments/{assignment_id}", response_model=AssignmentOut)
-def update_assignment(assignment_id: Id, body: AssignmentIn, session: SessionDep,
-                      user: CurrentUser) -> AssignmentOut:
-    """Replace an assignment's title, times, late policy and problems."""
-    assignment = assignments.update_assignment(session, user, assignment_id, _input(body))
-    return _assignment_out(assignment, course_role(user, assignment.course), None)
-
-
-@router.delete("/assignments/{assignment_id}", status_code=204)
-def delete_assignment(assignment_id: Id, session: SessionDep, user: CurrentUser) -> Response:
-    """Delete an assignment (its submissions stay, counted for none)."""
-    assignments.delete_assignment(session, user, assignment_id)
-    return Response(status_code=204)
-
-
-@router.get("/assignments/{assignment_id}/gradebook", response_model=GradebookOut)
-def read_gradebook(assignment_id: Id, session: SessionDep, user: CurrentUser) -> GradebookOut:
-    """Learners x problems: best score, accepted, attempts, first accepted, late (instructors)."""
-    book = gradebook.gradebook(session, user, assignment_id)
-    return GradebookOut(assignment=_brief(book.assignment), problems=book.problems, rows=[
-        GradebookRow(user=row.user, cells=[_cell_out(c) for c in row.cells], total_score=row.total_score)
-        for row in book.rows])
-
-
-@router.get("/assignments/{assignment_id}/gradebook.csv", response_class=Response, responses={
-    200: {"content": {"text/csv": {}}, "description": "one row per learner x problem, with a header"}})
-def gradebook_csv(assignment_id: Id, session: SessionDep, user: CurrentUser) -> Response:
-    """The gradebook as CSV (RFC 4180): learner, problem, best_score, accepted, attempts,
-    first_accepted_at, late."""
-    book = gradebook.gradebook(session, user, assignment_id)
-    return Response(gradebook.as_csv(book), media_type="text/csv; charset=utf-8", headers={
-        "Content-Disposition": f'attachment; filename="{gradebook.csv_filename(book)}"',
-        "Cache-Control": "no-store"})
+    assignment = assignments.create_assignment(session, user, course_id, assignment_input(body))
+    return assignment_out(assignment, course_role(user, assignment.course), None)

@@ -6,19 +6,20 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
+from api.schemas.health import Live, Ready
 from judge.service import heartbeats
 from judge.service.celery_app import celery
 from judge.service.db.session import get_engine, new_session
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 from sandbox.docker_runner import connect
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz")
-async def healthz() -> dict[str, str]:
+@router.get("/healthz", response_model=Live)
+async def healthz() -> Live:
     """The process is up. On the event loop itself: it answers even when every thread is busy."""
-    return {"status": "ok"}
+    return Live(status="ok")
 
 
 def _check(name: str, probe: object) -> str:
@@ -57,7 +58,8 @@ def _pool() -> dict[str, object]:
     return state
 
 
-@router.get("/readyz")
+@router.get("/readyz", response_model=Ready, responses={
+    503: {"model": Ready, "description": "not ready: `problems` says what is unreachable"}})
 def readyz() -> JSONResponse:
     """Database, broker and Docker engine reachable, and a worker that wrote a heartbeat lately."""
     database = _check("database", _database)

@@ -2,6 +2,8 @@
 
 For the problem's owner and admins, or an instructor of a course that assigns the problem (over
 that course's learners, hidden tests counted but never named); ``judge.service.insight`` decides.
+Every route is under one problem's path, /problems/{slug}; two submissions compared side by side
+are under /similarity (``api.routes.similarity``).
 """
 
 from __future__ import annotations
@@ -16,23 +18,22 @@ from api.schemas.bounds import Id
 from api.schemas.insight import (
     AcceptanceOut,
     CategoryCount,
-    CodeOut,
     FailingTestOut,
     InsightOut,
     MatchOut,
     PairOut,
     ScoresOut,
-    SideBySideOut,
     SideOut,
     SimilarityOut,
     VerdictCount,
 )
+from judge.results import Verdict, Visibility
 from judge.service import insight, similarity
 from judge.service.authoring import find_problem
-from judge.service.db.models import Submission, User
+from judge.service.db.models import User
 from judge.similarity import Match
 
-router = APIRouter(tags=["insight"])
+router = APIRouter(prefix="/problems/{slug}", tags=["insight"])
 
 FAILING_BARS = 15  # tests drawn in the failing-tests chart
 SVG_HEADERS = {
@@ -57,7 +58,7 @@ def _failing_label(test: insight.FailingTest) -> str:
     return test.name if test.visibility != "hidden" else f"{test.name} (hidden)"
 
 
-@router.get("/problems/{slug}/insight", response_model=InsightOut)
+@router.get("/insight", response_model=InsightOut)
 def problem_insight(slug: str, session: SessionDep, user: Instructor,
                     course: Id | None = COURSE) -> InsightOut:
     """Acceptance with its Wilson interval, scores, the tests that fail most, verdicts and
@@ -69,9 +70,9 @@ def problem_insight(slug: str, session: SessionDep, user: Instructor,
         acceptance=AcceptanceOut(submissions=rate.submissions, accepted=rate.accepted, rate=rate.rate,
                                  wilson_95=rate.interval),
         scores=ScoresOut(bins=list(found.bins), counts=list(found.counts)),
-        failing_tests=[FailingTestOut(name=t.name, visibility=t.visibility, failures=t.failures)
+        failing_tests=[FailingTestOut(name=t.name, visibility=Visibility(t.visibility), failures=t.failures)
                        for t in found.failing_tests],
-        verdicts=[VerdictCount(verdict=v, count=n) for v, n in found.verdicts],
+        verdicts=[VerdictCount(verdict=Verdict(v), count=n) for v, n in found.verdicts],
         categories=[CategoryCount(category=c, count=n) for c, n in found.categories],
     )
 
@@ -84,7 +85,7 @@ SVG_DOC: dict[int | str, dict[str, object]] = {
     200: {"content": {"image/svg+xml": {}}, "description": "an SVG bar chart"}}
 
 
-@router.get("/problems/{slug}/insight/scores.svg", response_class=Response, responses=SVG_DOC)
+@router.get("/insight/scores.svg", response_class=Response, responses=SVG_DOC)
 def scores_chart(slug: str, session: SessionDep, user: Instructor, course: Id | None = COURSE) -> Response:
     """The histogram of scores as an SVG chart."""
     _, _, found = _insight(session, user, slug, course)
@@ -92,7 +93,7 @@ def scores_chart(slug: str, session: SessionDep, user: Instructor, course: Id | 
     return _svg(bar_chart(f"Scores of {slug}", labels, list(found.counts), unit="submissions"))
 
 
-@router.get("/problems/{slug}/insight/failing.svg", response_class=Response, responses=SVG_DOC)
+@router.get("/insight/failing.svg", response_class=Response, responses=SVG_DOC)
 def failing_chart(slug: str, session: SessionDep, user: Instructor, course: Id | None = COURSE) -> Response:
     """The tests that fail most often as an SVG chart."""
     _, _, found = _insight(session, user, slug, course)
@@ -101,11 +102,11 @@ def failing_chart(slug: str, session: SessionDep, user: Instructor, course: Id |
                           [t.failures for t in shown], unit="failures", empty="no test has failed"))
 
 
-def _matches(matches: tuple[Match, ...]) -> list[MatchOut]:
+def matches_out(matches: tuple[Match, ...]) -> list[MatchOut]:
     return [MatchOut(a_lines=m.a_lines, b_lines=m.b_lines) for m in matches]
 
 
-@router.get("/problems/{slug}/similarity", response_model=SimilarityOut)
+@router.get("/similarity", response_model=SimilarityOut)
 def similar_solutions(slug: str, session: SessionDep, user: Instructor, course: Id | None = COURSE,
                       threshold: float = Query(similarity.DEFAULT_THRESHOLD, ge=0.0, le=1.0, description=(
                           "the least similarity a pair needs to be listed, 0..1"))) -> SimilarityOut:
@@ -119,17 +120,4 @@ def similar_solutions(slug: str, session: SessionDep, user: Instructor, course: 
         total=report.total, message=report.message,
         pairs=[PairOut(a=SideOut(submission=p.a.submission, user=p.a.user),
                        b=SideOut(submission=p.b.submission, user=p.b.user),
-                       similarity=p.similarity, matches=_matches(p.matches)) for p in report.pairs])
-
-
-def _code(submission: Submission) -> CodeOut:
-    return CodeOut(submission=submission.id, user=submission.user.name, problem=submission.problem.slug,
-                   created_at=submission.created_at, code=submission.code)
-
-
-@router.get("/similarity/{a}/{b}", response_model=SideBySideOut)
-def side_by_side(a: Id, b: Id, session: SessionDep, user: Instructor) -> SideBySideOut:
-    """Two submissions of one problem side by side, with the line ranges that match."""
-    pair = similarity.side_by_side(session, user, a, b)
-    return SideBySideOut(a=_code(pair.a), b=_code(pair.b), similarity=round(pair.comparison.similarity, 4),
-                         matches=_matches(pair.comparison.matches))
+                       similarity=p.similarity, matches=matches_out(p.matches)) for p in report.pairs])

@@ -13,10 +13,12 @@ from fastapi.responses import Response
 
 from judge.service import metrics as service_metrics
 
-router = APIRouter(tags=["health"])
+router = APIRouter(prefix="/metrics", tags=["health"])
 
 
-@router.get("/metrics", response_class=Response)
+@router.get("", response_class=Response, responses={200: {
+    "description": "the Prometheus text exposition format",
+    "content": {"text/plain": {"schema": {"type": "string"}}}}})
 def metrics() -> Response:
     """Every worker's and API process's values added up, and the queue depths read now. A plain
     ``def``: reading the broker or the database runs in a thread, never on the event loop."""

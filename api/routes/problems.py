@@ -6,7 +6,7 @@ Each route parses, authorizes (``judge.service.access.authorize``), calls the se
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -39,12 +39,11 @@ from api.schemas.authoring import (
     WrongResult,
 )
 from api.uploads import Upload, received, uploaded_files
-from judge.errors import NotFound
-from judge.problems import ProblemError
+from judge.errors import NotFound, ProblemError
 from judge.service import authoring, editorials, hints
 from judge.service.access import Action, allowed, authorize, owns_problem
 from judge.service.catalog import load_version
-from judge.service.db.models import ProblemRow, ProblemVersion, User
+from judge.service.db.models import ProblemRow, ProblemVersion, User, VersionStatus
 from judge.service.progress import progress_by_problem
 
 router = APIRouter(prefix="/problems", tags=["problems"])
@@ -90,7 +89,7 @@ def list_problems(session: SessionDep, user: CurrentUser, mine: bool = Query(Fal
         rates = authoring.acceptance_by_problem(session, rows)
         for item, row in zip(items, rows, strict=True):
             version, rate = newest[row.id], rates[row.id]
-            item.newest_version = NewestVersion(version=version.version, status=version.status,
+            item.newest_version = NewestVersion(version=version.version, status=VersionStatus(version.status),
                                                 created_at=version.created_at)
             item.acceptance = ProblemAcceptance(submissions=rate.submissions, accepted=rate.accepted,
                                                 rate=rate.rate)
@@ -112,9 +111,11 @@ def read_hints(slug: str, session: SessionDep, user: CurrentUser) -> HintsOut:
 
 @router.post("/{slug}/hints", response_model=HintsOut,
              responses={409: {"description": "every hint is revealed (code no_more_hints)"}})
-def reveal_hint(slug: str, session: SessionDep, user: CurrentUser) -> HintsOut:
-    """Reveal your next hint (in order; recorded for you)."""
-    return hints_out(hints.reveal_next(session, user, _problem(session, user, slug, Action.READ)))
+def reveal_hint(slug: str, session: SessionDep, user: CurrentUser, hint: Annotated[int | None, Query(
+        ge=1, le=1000, description="this hint (1 for the first) instead of the next in order: the one "
+                                   "about a public test that failed")] = None) -> HintsOut:
+    """Reveal your next hint (in order, or the one asked for; recorded for you)."""
+    return hints_out(hints.reveal_next(session, user, _problem(session, user, slug, Action.READ), hint))
 
 
 @router.get("/{slug}/hint-reveals", response_model=list[HintRevealOut])
@@ -230,7 +231,7 @@ def read_version(slug: str, version: str, session: SessionDep, user: Instructor)
     score, determinism, each wrong solution against its declared verdict, the test counts."""
     row = _problem(session, user, slug, Action.MANAGE)
     found = authoring.find_version(session, row, version)
-    return VersionDetail(id=found.id, version=found.version, status=found.status,
+    return VersionDetail(id=found.id, version=found.version, status=VersionStatus(found.status),
                          published=row.published_version_id == found.id, created_at=found.created_at,
                          validation=_report(found))
 

@@ -2,18 +2,40 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from api.schemas.bounds import BodyId
+from api.schemas.authoring import ValidationReport
+from api.schemas.bounds import BodyId, Slug
+from api.schemas.common import (
+    CheckerOut,
+    Difficulty,
+    FloatPair,
+    HiddenAggregate,
+    LimitsOut,
+    Parameter,
+    ProblemTest,
+    TestResultOut,
+    UtcTime,
+)
+from api.schemas.tracks import TrackPlaceOut
+from judge.results import Verdict
+from judge.service.db.models import Role, SubmissionStatus, VersionStatus
+from judge.service.progress import Status as Progress
 from judge.service.submissions import Mode
 
 
 class SubmissionCreate(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"problem": "bleu", "code": "def bleu(candidate, references):\n    return 0.0\n", "mode": "submit"},
+        {"problem": "bleu", "code": "def bleu(candidate, references):\n    return 0.0\n", "mode": "try",
+         "arguments": ["the cat", ["the cat sat"]]}]})
+
     problem: str = Field(description="the problem's slug")
-    code: str = Field(description="Python source defining the problem's function")
+    code: str = Field(description=(
+        "Python source defining the problem's function (at most JUDGE_MAX_CODE_BYTES bytes of "
+        "UTF-8: 413 too_large beyond)"))
     mode: Mode = Field(Mode.SUBMIT, description=(
         "submit: all tests; run: public tests only; try: the reference and your code on your own "
         "`arguments` (never counted for progress or statistics)"))
@@ -23,7 +45,12 @@ class SubmissionCreate(BaseModel):
     assignment: BodyId | None = Field(None, description=(
         "the id of an assignment of one of your courses that holds the problem: the submission "
         "counts in its gradebook (mode submit only); refused before it opens (403 not_open) and "
-        "after it is due when it takes no late work (403 past_due), else marked late"))
+        "after your last accepted time (403 past_due); after your due time it is marked late and "
+        "may lose part of its score (penalty)"))
+    callback_url: str | None = Field(None, max_length=2048, description=(
+        "an http(s) URL of a public address that gets a signed POST (`submission.done`) once "
+        "the verdict is stored; retried for a day; see docs/webhooks.md. Refused (422, param "
+        "callback_url) when its host resolves to a private, loopback or other non-public address"))
 
 
 class SubmissionSummary(BaseModel):
@@ -32,23 +59,26 @@ class SubmissionSummary(BaseModel):
     problem_version: str
     user: str
     mode: Mode
-    status: str
-    verdict: str | None
-    score: float | None
+    status: SubmissionStatus
+    verdict: Verdict | None = Field(description="null until it is done")
+    score: float | None = Field(description="0 to 1; null until it is done")
     assignment: int | None = Field(None, description="the assignment it was sent for")
-    late: bool = Field(False, description="sent for an assignment after its due time")
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
+    late: bool = Field(False, description="sent for an assignment after your due time for it")
+    penalty: float = Field(0.0, description=(
+        "the percent of its score lateness takes in the gradebook"))
+    excused: bool = Field(False, description="a course instructor excused its lateness: no penalty")
+    created_at: UtcTime
+    started_at: UtcTime | None
+    finished_at: UtcTime | None
 
 
 class SubmissionOut(SubmissionSummary):
     message: str | None
     code: str
     arguments: list[Any] | None = Field(None, description="a try's arguments, as sent")
-    tests: list[dict[str, Any]] = Field(
+    tests: list[TestResultOut] = Field(
         description="public tests in full; for the problem's owner, hidden tests too")
-    hidden: dict[str, Any] | None = Field(None, description=(
+    hidden: HiddenAggregate | None = Field(None, description=(
         "hidden tests as a learner sees them: total, passed, not_run and the category of the "
         "first failure (and per-test statuses where the problem allows them)"))
 
@@ -61,7 +91,12 @@ class Page(BaseModel):
 
 
 class ProblemCreate(BaseModel):
-    slug: str = Field(description="the problem's slug; must match problem.toml")
+    model_config = ConfigDict(json_schema_extra={"examples": [{"slug": "word_count", "files": {
+        "problem.toml": "slug = \"word_count\"\n...", "statement.md": "# Word count\n...",
+        "reference.py": "def word_count(text):\n    return len(text.split())\n",
+        "tests/public.json": "[...]", "tests/hidden.json": "[...]"}}]})
+
+    slug: Slug = Field(description="the problem's slug; must match problem.toml")
     files: dict[str, str] = Field(
         description="the problem folder: relative path -> text, e.g. problem.toml, tests/public.json"
     )
@@ -72,6 +107,8 @@ class ProblemUpdate(BaseModel):
 
 
 class PublishRequest(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"version": None}]})
+
     version: str | None = Field(
         None, description="a version hash; default: the newest version (it must have passed validation)")
 
@@ -80,20 +117,20 @@ class VersionOut(BaseModel):
     id: int
     problem: str = Field(description="the problem's slug (an upload without one takes problem.toml's)")
     version: str
-    status: str
+    status: VersionStatus
     published: bool
-    validation: dict[str, Any] | None
-    created_at: datetime
+    validation: ValidationReport | None = Field(description="null while validation runs")
+    created_at: UtcTime
 
 
 class ProblemSummary(BaseModel):
     slug: str
     title: str
-    difficulty: str
+    difficulty: Difficulty
     tags: list[str]
     version: str | None
     published: bool
-    progress: Literal["solved", "attempted"] | None = Field(description=(
+    progress: Progress | None = Field(description=(
         "your own submissions (mode submit): solved once one is accepted, else attempted; "
         "null before any"))
     best_score: float | None = Field(description="your best judged score (mode submit)")
@@ -102,8 +139,8 @@ class ProblemSummary(BaseModel):
 
 class NewestVersion(BaseModel):
     version: str
-    status: str = Field(description="draft (being validated), valid or invalid")
-    created_at: datetime
+    status: VersionStatus = Field(description="draft (being validated), valid or invalid")
+    created_at: UtcTime
 
 
 class ProblemAcceptance(BaseModel):
@@ -125,34 +162,39 @@ class ProblemListItem(ProblemSummary):
 class ProblemDetail(ProblemSummary):
     signature: str
     function: str
-    parameters: list[dict[str, Any]]
+    parameters: list[Parameter]
     returns: str
     statement_markdown: str
     statement_html: str
     starter: str
-    limits: dict[str, Any]
-    checker: dict[str, Any]
-    public_tests: list[dict[str, Any]]
+    limits: LimitsOut
+    checker: CheckerOut
+    public_tests: list[ProblemTest]
     hidden_test_count: int
     hints_total: int
     hints_revealed: int = Field(description="how many hints you have revealed")
+    hint_tests: list[list[str]] = Field([], description=(
+        "for each hint, in order, the names of the public tests it is about (to offer it first "
+        "when one of them fails: POST .../hints?hint=N)"))
     has_editorial: bool
     editorial_available: bool = Field(description="there is an editorial and you may read it now")
-    hidden_tests: list[dict[str, Any]] | None = None
+    track: TrackPlaceOut | None = Field(None, description="where it stands in its track, if it is in one")
+    hidden_tests: list[ProblemTest] | None = None
     versions: list[VersionOut] | None = None
 
 
 class Me(BaseModel):
     id: int
     name: str
-    role: str
+    role: Role
 
 
 class HintOut(BaseModel):
     index: int = Field(description="1 for the first hint")
+    tests: list[str] = Field([], description="the public tests it is about")
     markdown: str
     html: str
-    revealed_at: datetime
+    revealed_at: UtcTime
 
 
 class HintsOut(BaseModel):
@@ -163,7 +205,7 @@ class HintsOut(BaseModel):
 class HintRevealOut(BaseModel):
     user: str
     index: int
-    revealed_at: datetime
+    revealed_at: UtcTime
 
 
 class EditorialOut(BaseModel):
@@ -176,7 +218,7 @@ class Stats(BaseModel):
     submissions: int
     accepted: int
     acceptance_rate: float | None
-    wilson_95: tuple[float, float] | None
+    wilson_95: FloatPair | None
 
 
 class Rejudged(BaseModel):

@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from api.schemas import Me
+from api.schemas.bounds import Label, NewPassword, UserName
+from api.schemas.common import UtcTime
 from judge.service.db.models import Role
 
 
+def _example(**body: str) -> ConfigDict:
+    example: dict[str, JsonValue] = dict(body)
+    return ConfigDict(json_schema_extra={"examples": [example]})
+
+
 class SignIn(BaseModel):
+    model_config = _example(name="ada", password="correct horse battery")
+
     # Loose bounds here: a name or password that cannot exist fails like any wrong one (401).
     name: str = Field(min_length=1, max_length=200)
     password: str = Field(min_length=1, max_length=1000)
 
 
 class Register(BaseModel):
-    name: str = Field(description="1 to 100 characters; surrounding spaces are dropped")
-    password: str = Field(description="10 to 200 characters")
+    model_config = _example(name="ada", password="correct horse battery", join_code="k3J9xQ2b")
+
+    name: UserName = Field(description="1 to 100 characters; surrounding spaces are dropped")
+    password: NewPassword = Field(description="10 to 200 characters")
     join_code: str = Field(description="the code of a course's join link (/join/<code>)")
 
 
@@ -29,20 +38,24 @@ class SessionOut(BaseModel):
 
 
 class PasswordChange(BaseModel):
+    model_config = _example(current_password="correct horse battery", new_password="a longer passphrase")
+
     current_password: str | None = Field(None, max_length=1000, description=(
         "required when you already have a password"))
-    new_password: str = Field(description="10 to 200 characters")
+    new_password: NewPassword = Field(description="10 to 200 characters")
 
 
 class TokenCreate(BaseModel):
-    label: str = Field(description="your own name for it, 1 to 100 characters")
+    model_config = _example(label="laptop")
+
+    label: Label = Field(description="your own name for it, 1 to 100 characters")
 
 
 class TokenOut(BaseModel):
     id: int
     label: str | None
-    created_at: datetime
-    last_used_at: datetime | None = Field(description="to the minute: written at most once a minute")
+    created_at: UtcTime
+    last_used_at: UtcTime | None = Field(description="to the minute: written at most once a minute")
 
 
 class TokenCreated(BaseModel):
@@ -55,7 +68,7 @@ class UserOut(BaseModel):
     id: int
     name: str
     role: Role
-    created_at: datetime
+    created_at: UtcTime
     has_password: bool
 
 
@@ -65,10 +78,14 @@ class UserPage(BaseModel):
 
 
 class UserCreate(BaseModel):
-    name: str = Field(description="1 to 100 characters; surrounding spaces are dropped")
+    model_config = _example(name="grace", role="instructor", password="a long enough password")
+
+    name: UserName = Field(description="1 to 100 characters; surrounding spaces are dropped")
     role: Role = Role.LEARNER
-    password: str = Field(description="10 to 200 characters")
+    password: NewPassword = Field(description="10 to 200 characters")
 
 
 class RoleChange(BaseModel):
+    model_config = _example(role="instructor")
+
     role: Role

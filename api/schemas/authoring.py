@@ -3,13 +3,18 @@ the progress of a rejudge."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from pydantic import BaseModel, ConfigDict, Field
 
-from pydantic import BaseModel, Field
+from api.schemas.bounds import Slug
+from api.schemas.common import UtcTime
+from judge.results import Verdict
+from judge.service.db.models import VersionStatus
 
 
 class CopyRequest(BaseModel):
-    new_slug: str = Field(description="the copy's slug ([a-z][a-z0-9_]*); problem.toml is rewritten to it")
+    model_config = ConfigDict(json_schema_extra={"examples": [{"new_slug": "bleu_copy", "version": None}]})
+
+    new_slug: Slug = Field(description="the copy's slug ([a-z][a-z0-9_]*); problem.toml is rewritten to it")
     version: str | None = Field(None, description=(
         "the version to copy (a hash); default: the published one, else the newest"))
 
@@ -21,7 +26,7 @@ class VersionFiles(BaseModel):
 
 
 class ReferenceResult(BaseModel):
-    verdict: str
+    verdict: Verdict
     score: float
     passed: int | None = None
     total: int | None = None
@@ -29,8 +34,8 @@ class ReferenceResult(BaseModel):
 
 class WrongResult(BaseModel):
     file: str = Field(description="wrong/<name>.py")
-    declared: str = Field(description="the verdict its first line declares")
-    got: str
+    declared: Verdict = Field(description="the verdict its first line declares")
+    got: Verdict
     ok: bool
 
 
@@ -43,23 +48,23 @@ class ValidationReport(BaseModel):
     hidden_tests: int | None = None
     failures: list[str] = Field(
         default_factory=list, description="every problem found, in words; empty: valid")
-    validated_at: str | None = None
+    validated_at: UtcTime | None = None
     source: str | None = Field(None, description='"problems folder" for a shipped problem (proven in CI)')
 
 
 class VersionDetail(BaseModel):
     id: int
     version: str
-    status: str = Field(description="draft (being validated), valid or invalid")
+    status: VersionStatus = Field(description="draft (being validated), valid or invalid")
     published: bool
-    created_at: datetime
+    created_at: UtcTime
     validation: ValidationReport | None = Field(None, description="null while validation runs")
 
 
 class RejudgeProgress(BaseModel):
     problem: str
     version: str = Field(description="the version the submissions are judged against")
-    requested_at: datetime
+    requested_at: UtcTime
     requested_by: str | None
     total: int = Field(description="submissions put back in the queue")
     done: int

@@ -13,7 +13,11 @@ from typing import Annotated
 
 from pydantic import AfterValidator, AwareDatetime, Field
 
+from judge.problems import SLUG
+from judge.service.accounts import MAX_PASSWORD, MIN_PASSWORD
 from judge.service.courses import MAX_ID
+from judge.service.settings import get_settings
+from judge.service.users import MAX_LABEL
 
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]  # a row's id: PostgreSQL's INTEGER, 1 to 2**31 - 1
 Offset = Annotated[int, Field(ge=0, le=MAX_ID)]  # rows to skip: never more than there can be rows
@@ -40,3 +44,17 @@ def naive_utc(moment: datetime) -> datetime:
 
 
 TimeIn = Annotated[AwareDatetime, AfterValidator(naive_utc)]
+
+
+# Bounds the service itself enforces (with its own message, a 422 invalid_input), stated in the
+# schema only: checking them here too would answer the same refusal in other words.
+Slug = Annotated[str, Field(json_schema_extra={"pattern": SLUG.pattern})]
+NewPassword = Annotated[str, Field(json_schema_extra={"minLength": MIN_PASSWORD, "maxLength": MAX_PASSWORD})]
+# A name or a label is trimmed first: 1 to 100 characters of it must be left.
+UserName = Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": 100})]
+Label = Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_LABEL})]
+
+# ?wait=: seconds to hold an answer, up to JUDGE_MAX_WAIT_SECONDS (read when the routes are
+# defined: the process's setting). inf and nan are refused, not held "forever" or compared.
+MAX_WAIT_SECONDS = get_settings().max_wait_seconds
+WaitSeconds = Annotated[float, Field(ge=0, le=MAX_WAIT_SECONDS, allow_inf_nan=False)]

@@ -8,33 +8,29 @@ UTC with a ``Z``.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Annotated
-
-from pydantic import BaseModel, Field, PlainSerializer
+from pydantic import BaseModel, ConfigDict, Field
 
 from api.schemas.bounds import TimeIn
+from api.schemas.common import UtcTime
 from judge.service.assignments import DueState
-from judge.service.db.models import CourseRole, LatePolicy
-
-
-def _zulu(moment: datetime) -> str:
-    """A stored (naive UTC) time as ISO 8601 with a Z."""
-    return (moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment).isoformat() + "Z"
-
-
-UtcTime = Annotated[datetime, PlainSerializer(_zulu, return_type=str)]
+from judge.service.db.models import CourseRole, LatePolicy, PenaltyUnit
 
 
 class CourseCreate(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"title": "Evaluation metrics, spring term"}]})
+
     title: str = Field(min_length=1, max_length=200)
 
 
 class JoinRequest(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"code": "k3J9xQ2b"}]})
+
     code: str = Field(min_length=1, max_length=200, description="the code of the course's join link")
 
 
 class MemberIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"name": "ada", "role": "learner"}]})
+
     name: str = Field(min_length=1, max_length=100, description="the user's name")
     role: CourseRole = Field(description=(
         "instructor (the user must be an instructor or an admin) or learner; someone already in "
@@ -66,12 +62,23 @@ class InvitationOut(BaseModel):
     created_at: UtcTime
 
 
-class AssignmentBrief(BaseModel):
+class LateRules(BaseModel):
+    """What late work costs; shared by an assignment's input and its answers."""
+
+    penalty_percent: float = Field(0.0, ge=0, le=100, allow_inf_nan=False, description=(
+        "percent of a late submission's score taken per started penalty_unit past the due time"))
+    penalty_unit: PenaltyUnit = Field(PenaltyUnit.DAY, description="hour or day")
+    penalty_floor: float = Field(0.0, ge=0, le=100, allow_inf_nan=False, description=(
+        "the percent of its score late work keeps at least, whatever its lateness"))
+
+
+class AssignmentBrief(LateRules):
     id: int
     title: str
     opens_at: UtcTime
     due_at: UtcTime
     late_policy: LatePolicy
+    late_until: UtcTime | None = Field(description="late work is taken until then; null: at any time")
     state: DueState = Field(description="upcoming (not open yet), open, or due (past its due time)")
     problems: list[str] = Field(description="the problems' slugs, in order")
 
@@ -89,20 +96,60 @@ class CourseOut(BaseModel):
     join_url: str | None = Field(None, description="the join link's path (/join/<code>)")
 
 
-class AssignmentIn(BaseModel):
+class AssignmentIn(LateRules):
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "title": "Week 1", "opens_at": "2026-03-01T09:00:00Z", "due_at": "2026-03-08T23:59:00+01:00",
+        "late_policy": "accept", "late_until": "2026-03-11T23:59:00+01:00", "penalty_percent": 10,
+        "penalty_unit": "day", "penalty_floor": 50, "problems": ["bleu", "rouge_l"]}]})
+
     title: str = Field(min_length=1, max_length=200)
     opens_at: TimeIn = Field(description="ISO 8601 with an offset, e.g. 2026-03-01T09:00:00Z")
     due_at: TimeIn = Field(description="after opens_at")
     late_policy: LatePolicy = Field(LatePolicy.ACCEPT, description=(
-        "accept: submissions after the due time are judged and marked late; refuse: refused (403 "
-        "past_due)"))
-    problems: list[str] = Field(min_length=1, max_length=50,
-                                description="published problems' slugs, in order")
+        "accept: submissions after the due time are judged and marked late (until late_until); "
+        "refuse: refused (403 past_due)"))
+    late_until: TimeIn | None = Field(None, description=(
+        "late work (late_policy accept) is taken until then, not before due_at; null: at any time"))
+    problems: list[str] = Field([], max_length=50, description=(
+        "published problems' slugs, in order (1 to 50); or leave it out and name a track"))
+    track: str | None = Field(None, max_length=64, description=(
+        "a track's slug (GET /tracks): its published problems, in the track's order, instead of "
+        "problems"))
+
+
+class ExtensionIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "due_at": "2026-03-10T23:59:00Z", "reason": "ill for three days (note from the office)"}]})
+
+    due_at: TimeIn = Field(description="this learner's own due time")
+    late_until: TimeIn | None = Field(None, description=(
+        "this learner's last accepted time for late work, not before due_at; null: the "
+        "assignment's rule moved to this due time (nothing later when it refuses late work, else "
+        "until the later of its late_until and this due_at)"))
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class ExtensionOut(BaseModel):
+    user: str
+    user_id: int
+    due_at: UtcTime
+    late_until: UtcTime | None
+    reason: str
+    granted_by: str | None = Field(description="the instructor who granted it (null: since deleted)")
+    granted_at: UtcTime
+
+
+class ExcuseIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"excused": True}]})
+
+    excused: bool = Field(description="true: the submission is not late and keeps its whole score")
 
 
 class CellOut(BaseModel):
     problem: str
-    best_score: float | None
+    best_score: float | None = Field(description="the best score after late penalties; null before any")
+    score_before_penalty: float | None = Field(None, description="the best score as judged")
+    penalty: float = Field(0.0, description="what lateness cost: score_before_penalty - best_score")
     accepted: bool
     attempts: int = Field(description="submissions (mode submit) sent for the assignment")
     first_accepted_at: UtcTime | None = Field(description="when the first accepted one was sent")
@@ -123,7 +170,7 @@ class CourseRef(BaseModel):
     title: str
 
 
-class AssignmentOut(BaseModel):
+class AssignmentOut(LateRules):
     id: int
     course: CourseRef
     role: CourseRole | None = Field(description="your place in the course (null for an admin outside it)")
@@ -131,13 +178,23 @@ class AssignmentOut(BaseModel):
     opens_at: UtcTime
     due_at: UtcTime
     late_policy: LatePolicy
-    state: DueState
+    late_until: UtcTime | None = Field(description="late work is taken until then; null: at any time")
+    state: DueState = Field(description="upcoming, open or due: for a learner, by their own due time")
     problems: list[AssignmentProblemOut]
     solved: int | None = Field(None, description="how many problems you have had accepted (learners)")
+    extension: ExtensionOut | None = Field(None, description=(
+        "your own due time, for a learner who was granted one"))
+    your_due_at: UtcTime | None = Field(None, description=(
+        "a learner's due time: their extension's, or due_at"))
+    your_late_until: UtcTime | None = Field(None, description=(
+        "a learner's last accepted time (null: none, or not a learner)"))
 
 
 class GradebookRow(BaseModel):
     user: str
+    user_id: int = Field(description="for PUT /assignments/{id}/extensions/{user_id}")
+    due_at: UtcTime = Field(description="this learner's due time: their extension's, or the assignment's")
+    extension: str | None = Field(description="the extension's reason, when they have one")
     cells: list[CellOut]
     total_score: float = Field(description="the sum of the best scores (a problem never judged: 0)")
 
@@ -145,6 +202,7 @@ class GradebookRow(BaseModel):
 class GradebookOut(BaseModel):
     assignment: AssignmentBrief
     problems: list[str]
+    max_total: float = Field(description="the most total_score can be: 1 per problem")
     rows: list[GradebookRow]
 
 

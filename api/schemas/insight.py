@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from pydantic import BaseModel, Field
+
+from api.schemas.common import FloatPair, IntPair, UtcTime
+from judge.results import Verdict, Visibility
 
 
 class AcceptanceOut(BaseModel):
     submissions: int = Field(description="judged submissions (mode submit)")
     accepted: int
     rate: float | None
-    wilson_95: tuple[float, float] | None
+    wilson_95: FloatPair | None
 
 
 class ScoresOut(BaseModel):
-    bins: list[tuple[float, float]] = Field(description=(
+    bins: list[FloatPair] = Field(description=(
         "score ranges [from, to): ten of width 0.1; the last one includes 1.0"))
     counts: list[int] = Field(description="submissions per bin, in the order of bins")
 
@@ -23,12 +24,12 @@ class ScoresOut(BaseModel):
 class FailingTestOut(BaseModel):
     name: str | None = Field(description=(
         "the test's name; null for every hidden test together, when you may not see their names"))
-    visibility: str
+    visibility: Visibility
     failures: int
 
 
 class VerdictCount(BaseModel):
-    verdict: str
+    verdict: Verdict
     count: int
 
 
@@ -54,8 +55,8 @@ class SideOut(BaseModel):
 
 
 class MatchOut(BaseModel):
-    a_lines: tuple[int, int] = Field(description="first and last line in a, inclusive, from 1")
-    b_lines: tuple[int, int]
+    a_lines: IntPair = Field(description="first and last line in a, inclusive, from 1")
+    b_lines: IntPair
 
 
 class PairOut(BaseModel):
@@ -79,7 +80,7 @@ class CodeOut(BaseModel):
     submission: int
     user: str
     problem: str
-    created_at: datetime
+    created_at: UtcTime
     code: str
 
 

@@ -15,7 +15,7 @@ from judge import mutation
 from judge.mutation.analysis import DEFAULT_FUZZ_COUNT, DEFAULT_MAX_MUTANTS, DEFAULT_WORKERS, analyze
 from judge.mutation.report import below_bar, render
 from judge.problems import discover
-from judge.settings import get_settings
+from judge.settings import engine_settings
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--show-equivalent", action="store_true",
                         help="also list the probably-equivalent mutants")
     options = parser.parse_args(argv)
-    root: Path = options.problems_dir or get_settings().problems_dir
+    root: Path = options.problems_dir or engine_settings().problems_dir
     folders = [root / slug for slug in options.slugs] if options.slugs else discover(root)
     missing = [f.name for f in folders if not (f / "problem.toml").is_file()]
     if missing:

@@ -13,7 +13,7 @@ from types import FrameType
 from typing import Any
 
 from judge.checkers import CheckerSpec, check_exact
-from sandbox import codec
+from sandbox.inside import codec
 
 
 class CallTimeout(BaseException):

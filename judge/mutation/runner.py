@@ -19,7 +19,7 @@ from typing import Any
 
 from judge.mutation.calls import call, changed_arguments, checker, decode_arguments, load_function, short
 from judge.problems import Problem
-from sandbox import codec
+from sandbox.inside import codec
 
 MEMORY_LIMIT_BYTES = 1 << 30  # RLIMIT_AS for every mutant process
 

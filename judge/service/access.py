@@ -44,6 +44,7 @@ class Action(StrEnum):
     TEACH = "teach"  # create courses at all
     SUBMIT = "submit"  # send submissions for an assignment: the learners of its course
     ADMINISTER = "administer"  # users: list them, change roles, create them with a password
+    FOLLOW = "follow"  # a submission's webhook deliveries: its sender's (and admins'), no reader's
 
 
 def owns_problem(user: User, problem: ProblemRow) -> bool:
@@ -104,6 +105,12 @@ def authorize(user: User, action: Action, target: Target = None) -> None:
         if action is Action.READ and (target.user_id == user.id or owns_problem(user, target.problem)
                                       or teaches_assignment_of(user, target)):
             return
+        if action is Action.FOLLOW:
+            # The callback URL and the receiver's answers are the sender's own business.
+            if target.user_id == user.id or user.role == Role.ADMIN:
+                return
+            if allowed(user, Action.READ, target):
+                raise Forbidden("only the submission's sender and admins see its webhook deliveries")
         raise NotFound(f"no submission {target.id}")
     if isinstance(target, ProblemRow):
         if owns_problem(user, target):
@@ -131,7 +138,7 @@ def allowed(user: User, action: Action, target: Target = None) -> bool:
 
 def readable_submissions(user: User) -> ColumnElement[bool]:
     """``authorize(user, READ, submission)`` as a query filter over ``Submission`` (it needs no
-    join), for listings and insight; ``tests/judge/test_access.py`` holds the two to the same
+    join), for listings and insight; ``tests/unit/engine/test_authorize_rule.py`` holds the two to the same
     answers."""
     if user.role == Role.ADMIN:
         return true()

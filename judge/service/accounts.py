@@ -14,25 +14,13 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.errors import DomainError, InvalidInput
+from judge.errors import BadCredentials, InvalidInput, WrongPassword
 from judge.service import password_hashing, sign_in_limits
 from judge.service.db.models import User
 from judge.service.web_sessions import end_sessions
 
 MIN_PASSWORD = 10
 MAX_PASSWORD = 200
-
-
-class BadCredentials(DomainError):
-    """The name or the password is wrong (one message for both)."""
-
-    code = "bad_credentials"
-
-
-class WrongPassword(DomainError):
-    """A signed-in user's current password, asked again before it is changed, is wrong."""
-
-    code = "wrong_password"
 
 
 BAD_CREDENTIALS = "the user name or the password is wrong"

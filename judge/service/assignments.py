@@ -2,19 +2,20 @@
 
 Times are naive UTC here, as every column of the models (``utcnow``); the API turns a time with
 any offset into UTC before it arrives and answers with a "Z". Whether a submission for an
-assignment is taken, and marked late, is decided by ``window`` when it is submitted.
+assignment is taken is decided by ``admit`` when it is submitted, and whether it is late, and
+what that costs, by ``judge.service.lateness``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from judge.errors import Forbidden, InvalidInput, NotFound
+from judge.errors import InvalidInput, NotFound
 from judge.service.access import Action, authorize
 from judge.service.courses import MAX_ID, checked_title, find_course
 from judge.service.db.models import (
@@ -24,19 +25,14 @@ from judge.service.db.models import (
     CourseMember,
     CourseRole,
     LatePolicy,
+    PenaltyUnit,
     ProblemRow,
     User,
 )
+from judge.service.lateness import derive_again
+from judge.service.tracks import track_problems
 
 MAX_PROBLEMS = 50
-
-
-class NotOpen(Forbidden):
-    code = "not_open"
-
-
-class PastDue(Forbidden):
-    code = "past_due"
 
 
 class DueState(StrEnum):
@@ -52,31 +48,53 @@ class AssignmentInput:
     due_at: datetime  # naive UTC
     late_policy: LatePolicy
     problems: list[str]  # slugs, in the order the learners see them
+    track: str | None = None  # instead of problems: a track's published problems, in its order
+    late_until: datetime | None = None  # naive UTC; None: late work is taken at any time
+    penalty_percent: float = 0.0  # taken from a late submission's score per started unit
+    penalty_unit: PenaltyUnit = PenaltyUnit.DAY
+    penalty_floor: float = 0.0  # the percent of its score late work keeps at least
 
 
-def due_state(assignment: Assignment, now: datetime) -> DueState:
+def due_state(assignment: Assignment, now: datetime, due_at: datetime | None = None) -> DueState:
+    """``due_at``: a learner's own due time (an extension) instead of the assignment's."""
     if now < assignment.opens_at:
         return DueState.UPCOMING
-    return DueState.OPEN if now <= assignment.due_at else DueState.DUE
+    return DueState.OPEN if now <= (due_at or assignment.due_at) else DueState.DUE
 
 
-def window(assignment: Assignment, now: datetime) -> bool:
-    """Whether a submission made ``now`` is late; NotOpen before the opening time, PastDue after
-    the due time when the assignment refuses late work."""
-    state = due_state(assignment, now)
-    if state is DueState.UPCOMING:
-        raise NotOpen(f"assignment {assignment.id} opens at {assignment.opens_at.isoformat()}Z")
-    if state is DueState.DUE and assignment.late_policy == LatePolicy.REFUSE:
-        raise PastDue(f"assignment {assignment.id} was due at {assignment.due_at.isoformat()}Z and "
-                      "takes no late submissions")
-    return state is DueState.DUE
+def _checked_rules(data: AssignmentInput) -> None:
+    def utc(moment: datetime) -> str:
+        return moment.isoformat() + "Z"
+
+    if data.due_at <= data.opens_at:
+        raise InvalidInput(f"due_at: must be after opens_at ({utc(data.due_at)} is not after "
+                           f"{utc(data.opens_at)})")
+    late_work = data.late_policy == LatePolicy.ACCEPT
+    if data.late_until is not None and not late_work:
+        raise InvalidInput("late_until: an assignment that refuses late work takes nothing after "
+                           "due_at; leave it out", param="late_until")
+    if data.late_until is not None and data.late_until < data.due_at:
+        raise InvalidInput(f"late_until: must not be before due_at ({utc(data.late_until)} is before "
+                           f"{utc(data.due_at)})", param="late_until")
+    for name in ("penalty_percent", "penalty_floor"):
+        value = getattr(data, name)
+        if not 0.0 <= value <= 100.0:  # NaN fails too
+            raise InvalidInput(f"{name}: a percent from 0 to 100, not {value!r}", param=name)
+    if data.penalty_percent and not late_work:
+        raise InvalidInput("penalty_percent: an assignment that refuses late work has no late penalty",
+                           param="penalty_percent")
 
 
 def _checked(session: Session, data: AssignmentInput) -> tuple[str, list[ProblemRow]]:
     title = checked_title(data.title)
-    if data.due_at <= data.opens_at:
-        raise InvalidInput(f"due_at: must be after opens_at ({data.due_at.isoformat()}Z is not after "
-                           f"{data.opens_at.isoformat()}Z)")
+    _checked_rules(data)
+    if data.track is not None:
+        if data.problems:
+            raise InvalidInput("give problems or a track, not both", param="track")
+        try:
+            data = replace(data, problems=track_problems(data.track, session))
+        except NotFound as exc:
+            raise InvalidInput(f"track: {exc.message}", param="track") from None
     if not 1 <= len(data.problems) <= MAX_PROBLEMS:
         raise InvalidInput(f"problems: an assignment has 1 to {MAX_PROBLEMS} problems, not "
                            f"{len(data.problems)}")
@@ -114,6 +132,7 @@ def create_assignment(session: Session, user: User, course_id: int, data: Assign
     title, rows = _checked(session, data)
     assignment = Assignment(course_id=course.id, title=title, opens_at=data.opens_at,
                             due_at=data.due_at, late_policy=data.late_policy.value)
+    _set_rules(assignment, data)
     _place(assignment, rows)
     session.add(assignment)
     session.commit()
@@ -130,13 +149,22 @@ def find_assignment(session: Session, user: User, assignment_id: int,
     return assignment
 
 
+def _set_rules(assignment: Assignment, data: AssignmentInput) -> None:
+    assignment.opens_at, assignment.due_at = data.opens_at, data.due_at
+    assignment.late_policy, assignment.late_until = data.late_policy.value, data.late_until
+    assignment.penalty_percent, assignment.penalty_floor = data.penalty_percent, data.penalty_floor
+    assignment.penalty_unit = data.penalty_unit.value
+
+
 def update_assignment(session: Session, user: User, assignment_id: int, data: AssignmentInput) -> Assignment:
-    """Replace every field (submissions already stored keep their late flag)."""
+    """Replace every field; the late flags and penalties of its submissions follow the new rules."""
     assignment = find_assignment(session, user, assignment_id, Action.MANAGE)
     title, rows = _checked(session, data)
-    assignment.title, assignment.opens_at, assignment.due_at = title, data.opens_at, data.due_at
-    assignment.late_policy = data.late_policy.value
+    assignment.title = title
+    _set_rules(assignment, data)
     _place(assignment, rows)
+    session.flush()
+    derive_again(session, assignment)
     session.commit()
     return assignment
 
@@ -154,6 +182,7 @@ def my_assignments(session: Session, user: User) -> list[tuple[Assignment, Cours
         .join(CourseMember, CourseMember.course_id == Assignment.course_id)
         .join(Course, Course.id == Assignment.course_id)
         .where(CourseMember.user_id == user.id)
-        .options(selectinload(Assignment.problems).selectinload(AssignmentProblem.problem))
+        .options(selectinload(Assignment.problems).selectinload(AssignmentProblem.problem),
+                 selectinload(Assignment.extensions))
         .order_by(Assignment.due_at, Assignment.id)).all()
     return [(assignment, CourseRole(role)) for assignment, role in rows]

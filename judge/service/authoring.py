@@ -15,9 +15,9 @@ from datetime import datetime
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded
+from judge.errors import Conflict, InvalidInput, NotFound, ProblemError, QuotaExceeded
 from judge.problem_paths import shown
-from judge.problems import SLUG, ProblemError
+from judge.problems import SLUG
 from judge.results import Verdict
 from judge.service import lifecycle
 from judge.service.catalog import add_version, claim_slug
@@ -31,9 +31,9 @@ from judge.service.db.models import (
     User,
     VersionStatus,
 )
+from judge.service.settings import get_settings
 from judge.service.stats import Acceptance, acceptance
 from judge.service.submissions import Mode
-from judge.settings import get_settings
 
 
 def find_problem(session: Session, slug: str) -> ProblemRow:

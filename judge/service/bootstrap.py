@@ -8,8 +8,8 @@ from judge.service.catalog import sync_folders
 from judge.service.db.migrate import upgrade
 from judge.service.db.models import Role, User
 from judge.service.db.session import session_scope
+from judge.service.settings import get_settings
 from judge.service.users import create_user
-from judge.settings import get_settings
 
 
 def prepare_database() -> list[str]:

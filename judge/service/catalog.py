@@ -11,9 +11,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, InvalidInput
+from judge.errors import Conflict, InvalidInput, ProblemError
 from judge.problem_paths import MAX_FILES, MAX_TOTAL_BYTES, FolderTree, shown
-from judge.problems import SLUG, Problem, ProblemError, discover, load_problem
+from judge.problems import SLUG, Problem, discover, load_problem
 from judge.service.db.models import ProblemRow, ProblemVersion, VersionStatus
 
 

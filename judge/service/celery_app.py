@@ -7,7 +7,10 @@ Queues, consumed in this order: ``recovery`` (the beat's re-queueing: millisecon
 never wait behind a judging backlog), ``run`` (public tests, a learner waiting at the keyboard),
 ``submit``, and ``background`` (rejudges). Validations of authors' drafts go to ``validation``,
 which only the validation worker consumes (``judge validation-worker``): an upload whose
-solutions sleep for minutes then holds one of its slots, never one that judges learners. The
+solutions sleep for minutes then holds one of its slots, never one that judges learners.
+Webhook deliveries go to ``webhooks``, which only the webhook worker consumes (``judge
+webhook-worker``): it posts to URLs that users chose, so it holds no Docker socket, and a slow
+receiver holds one of its threads, never a judging or validating slot. The
 database is the source of truth; a message is only a hint that a row wants work, so a lost message
 costs a delay, never a submission.
 """
@@ -15,22 +18,30 @@ costs a delay, never a submission.
 from __future__ import annotations
 
 import os
+import warnings
+from typing import Any
 
 from celery import Celery
+from celery.exceptions import SecurityWarning
+from celery.signals import celeryd_init
 
-from judge.settings import Settings, get_settings
+from judge.service.settings import Settings, get_settings
 
 GRADE_TASK = "judge.grade_submission"
 VALIDATE_TASK = "judge.validate_version"
 RECOVER_TASK = "judge.recover_stale"
+DELIVER_TASK = "judge.deliver_webhook"
 
 RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE, RECOVERY_QUEUE = "run", "submit", "background", "recovery"
 VALIDATION_QUEUE = "validation"
+WEBHOOK_QUEUE = "webhooks"
 # The sandbox worker's, consumed first to last. Recovery's task takes milliseconds and must never
 # wait behind a judging backlog, so it comes first; then a learner waiting at the keyboard, then
 # submissions, then rejudges. Never the validation queue: that is the validation worker's alone.
 QUEUES = (RECOVERY_QUEUE, RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE)
-ALL_QUEUES = (*QUEUES, VALIDATION_QUEUE)
+ALL_QUEUES = (*QUEUES, VALIDATION_QUEUE, WEBHOOK_QUEUE)
+# Messages are JSON, and only JSON is accepted: a message never runs code as it is decoded.
+SERIALIZER = "json"
 
 
 def transport_options(settings: Settings) -> dict[str, object]:
@@ -59,13 +70,16 @@ def make_celery(settings: Settings) -> Celery:
     app.conf.update(
         broker_url=settings.resolved_broker_url(),
         broker_transport_options=transport_options(settings),
+        task_serializer=SERIALIZER,
+        accept_content=[SERIALIZER],
         task_acks_late=True,  # tasks are idempotent: a redelivered one finds the claim
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
         task_ignore_result=True,
         task_default_queue=SUBMIT_QUEUE,
         task_routes={RECOVER_TASK: {"queue": RECOVERY_QUEUE},
-                     VALIDATE_TASK: {"queue": VALIDATION_QUEUE}},
+                     VALIDATE_TASK: {"queue": VALIDATION_QUEUE},
+                     DELIVER_TASK: {"queue": WEBHOOK_QUEUE}},
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
         beat_schedule={
@@ -80,6 +94,28 @@ def make_celery(settings: Settings) -> Celery:
 
 
 celery = make_celery(get_settings())
+
+
+def accepts_pickle(accept_content: object) -> bool:
+    """Whether a worker would decode pickled messages: the case Celery's check of privileges
+    refuses under root (``celery.platforms.check_privileges``, by the same names)."""
+    names = {str(name) for name in accept_content or ()}  # type: ignore[attr-defined]
+    return "pickle" in names or any(name.endswith("python-serialize") for name in names)
+
+
+def _root_without_pickle(conf: Any, **_: Any) -> None:
+    """Sent just before Celery checks the worker's privileges. As root, Celery refuses to start
+    a worker that accepts pickle (a message would run code as root when decoded) and otherwise
+    warns, at every start, that root is not recommended. This worker accepts JSON alone, so the
+    refusal's reason does not apply; and it drives the Docker engine, whose socket is root's
+    equivalent whatever the worker's uid, so another uid (Celery's --uid) would take nothing
+    from it. The one warning is left out where both hold; any other warning still shows."""
+    if os.geteuid() == 0 and not accepts_pickle(conf.accept_content):
+        warnings.filterwarnings("ignore", message="You're running the worker with superuser privileges",
+                                category=SecurityWarning)
+
+
+celeryd_init.connect(_root_without_pickle)  # a call, not a decorator: Celery's signals are untyped
 
 
 def use_broker(url: str) -> None:
@@ -100,3 +136,7 @@ def enqueue_submission(submission_id: int, countdown: float = 0, queue: str = SU
 def enqueue_validation(version_id: int, countdown: float = 0) -> None:
     celery.send_task(VALIDATE_TASK, args=[version_id], countdown=countdown or None,
                      queue=VALIDATION_QUEUE)
+
+
+def enqueue_webhook(delivery_id: int) -> None:
+    celery.send_task(DELIVER_TASK, args=[delivery_id], queue=WEBHOOK_QUEUE)

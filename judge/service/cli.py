@@ -6,6 +6,7 @@ the service, so ``python -m judge.cli`` works without a database or a queue.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -23,7 +24,7 @@ from judge.service.roles import Role
 # The service (Celery, SQLAlchemy, the accounts, Docker) is imported by the commands that use
 # it, so that the engine's commands (`judge run`, `judge problems ...`) start without it.
 if TYPE_CHECKING:
-    from judge.settings import Settings
+    from judge.service.settings import Settings
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 WORKER_STOP_SECONDS = 20.0  # a warm shutdown lets running submissions finish for this long
@@ -33,25 +34,53 @@ out = Console()
 err = Console(stderr=True)
 
 
-def worker_command(concurrency: int) -> list[str]:
+def log_level(default: str) -> str:
+    """JUDGE_LOG_LEVEL, or ``default`` where it is empty, as Celery and uvicorn take it (INFO)."""
+    from judge.cli import fail
+    from judge.service.settings import get_settings
+
+    level = (get_settings().log_level or default).strip().upper()
+    if level not in logging.getLevelNamesMapping() or level == "NOTSET":
+        raise fail(f"JUDGE_LOG_LEVEL={level!r} is not a level (DEBUG, INFO, WARNING, ERROR, CRITICAL)")
+    return level
+
+
+def _celery(level: str) -> list[str]:
+    # Celery prints its banner (config, queues, tasks) at every start unless -q: shown only when
+    # its INFO lines are, since it says nothing a person needs to start judging.
+    quiet = ["-q"] if logging.getLevelNamesMapping()[level] > logging.INFO else []
+    return [sys.executable, "-m", "celery", "-A", "judge.service.celery_app", *quiet, "worker"]
+
+
+def worker_command(concurrency: int, level: str = "INFO") -> list[str]:
     from judge.service.celery_app import QUEUES
 
     # -B runs the beat that re-queues lost submissions inside the worker; the recovery task is
     # idempotent, so several workers each running a beat do no harm.
-    return [sys.executable, "-m", "celery", "-A", "judge.service.celery_app", "worker", "-B",
-            "-Q", ",".join(QUEUES), "--concurrency", str(concurrency), "--loglevel", "INFO"]
+    return [*_celery(level), "-B", "-Q", ",".join(QUEUES), "--concurrency", str(concurrency),
+            "--loglevel", level]
 
 
-def validation_worker_command(concurrency: int) -> list[str]:
+def validation_worker_command(concurrency: int, level: str = "INFO") -> list[str]:
     from judge.service.celery_app import VALIDATION_QUEUE
     from judge.service.heartbeats import VALIDATION_NODE
 
     # Only the validation queue, so that authoring never holds a slot that judges learners (the
     # judging worker's -Q leaves it out). No beat: the judging worker runs recovery. A node name
     # of its own, so that both kinds of worker can share a host.
-    return [sys.executable, "-m", "celery", "-A", "judge.service.celery_app", "worker",
-            "-Q", VALIDATION_QUEUE, "-n", f"{VALIDATION_NODE}@%h", "--concurrency", str(concurrency),
-            "--loglevel", "INFO"]
+    return [*_celery(level), "-Q", VALIDATION_QUEUE, "-n", f"{VALIDATION_NODE}@%h",
+            "--concurrency", str(concurrency), "--loglevel", level]
+
+
+def webhook_worker_command(concurrency: int, level: str = "INFO") -> list[str]:
+    from judge.service.celery_app import WEBHOOK_QUEUE
+    from judge.service.heartbeats import WEBHOOK_NODE
+
+    # Only the webhooks queue, in threads: a delivery waits on a receiver's network (5 s at
+    # most), so threads of one process serve many at once, and a slow receiver never holds a
+    # slot that judges or validates. Its own node name starts its sweep of due deliveries.
+    return [*_celery(level), "-Q", WEBHOOK_QUEUE, "-n", f"{WEBHOOK_NODE}@%h", "--pool", "threads",
+            "--concurrency", str(concurrency), "--loglevel", level]
 
 
 def _password_from_stdin() -> str:
@@ -137,7 +166,7 @@ def worker(concurrency: Annotated[int, typer.Option(help="parallel submissions")
     prepare_database()
     wait_for_the_engine()
     open_sandbox()  # build the image before taking work, so the first submission doesn't wait
-    os.execv(sys.executable, worker_command(concurrency))
+    os.execv(sys.executable, worker_command(concurrency, log_level("INFO")))
 
 
 def validation_worker(concurrency: Annotated[int | None, typer.Option(
@@ -146,13 +175,25 @@ def validation_worker(concurrency: Annotated[int | None, typer.Option(
     worker that judges learners."""
     from judge.cli import open_sandbox
     from judge.service.bootstrap import prepare_database
-    from judge.settings import get_settings
+    from judge.service.settings import get_settings
 
     prepare_database()
     wait_for_the_engine()
     open_sandbox()
     os.execv(sys.executable, validation_worker_command(
-        concurrency or get_settings().validation_concurrency))
+        concurrency or get_settings().validation_concurrency, log_level("INFO")))
+
+
+def webhook_worker(concurrency: Annotated[int | None, typer.Option(
+        help="deliveries at once (default JUDGE_WEBHOOK_CONCURRENCY)")] = None) -> None:
+    """Run a Celery worker that posts webhooks (submissions' callback URLs); it needs the
+    database and the broker, never Docker."""
+    from judge.service.db.migrate import upgrade
+    from judge.service.settings import get_settings
+
+    upgrade()
+    os.execv(sys.executable, webhook_worker_command(
+        concurrency or get_settings().webhook_concurrency, log_level("INFO")))
 
 
 class _Stop(Exception):
@@ -167,6 +208,15 @@ def _raise_stop(signum: int, _: FrameType | None) -> None:
 
 def say(message: str) -> None:
     err.print(f"[yellow]judge serve:[/] {message}", highlight=False, soft_wrap=True)
+
+
+def _count_changes(changes: list[str]) -> str:
+    """``24 added, 1 changed`` from lines such as ``added two_sum 6a53...`` (their first word)."""
+    counts: dict[str, int] = {}
+    for change in changes:
+        kind = change.split(" ", 1)[0]
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{count} {kind}" for kind, count in counts.items())
 
 
 def _private_broker(settings: Settings, stops: list[Callable[[], object]]) -> str:
@@ -196,15 +246,19 @@ def serve(
     host: Annotated[str | None, typer.Option(help="address to listen on")] = None,
     port: Annotated[int | None, typer.Option(help="port to listen on")] = None,
     concurrency: Annotated[int, typer.Option(help="parallel submissions")] = 2,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="show every INFO log too (as JUDGE_LOG_LEVEL=INFO does)")] = False,
 ) -> None:
     """Start the whole service on one machine: database, problems, sandbox, a broker, a worker
-    that judges, a worker that validates drafts, and the API. The broker and the workers are
-    started again if they die; SIGINT or SIGTERM stops everything."""
+    that judges, a worker that validates drafts, a worker that posts webhooks, and the API. The
+    broker and the workers are started again if they die; SIGINT or SIGTERM stops everything.
+    The terminal shows the URL, the first admin's token, a line per verdict, errors and restarts
+    (--verbose: everything)."""
     from judge.cli import open_sandbox
     from judge.service import http_server
     from judge.service.bootstrap import first_admin_token, prepare_database
+    from judge.service.settings import get_settings
     from judge.service.supervision import Supervised
-    from judge.settings import get_settings
 
     previous = {sig: signal.signal(sig, _raise_stop) for sig in STOP_SIGNALS}
     stops: list[Callable[[], object]] = []  # in start order; run in reverse
@@ -214,19 +268,31 @@ def serve(
         broker = (_private_broker(settings, stops) if not settings.broker_url
                   else settings.resolved_broker_url())
         settings = get_settings()
+        level = "INFO" if verbose else log_level("WARNING")
+        detailed = logging.getLevelNamesMapping()[level] <= logging.INFO
         host, port = host or settings.host, port or settings.port
         changes = prepare_database()
+        # A problem folder that could not be loaded is an error, always shown; the folders that
+        # were loaded are counted unless detailed.
+        quiet = [c for c in changes if not detailed and not c.startswith("skipped ")]
         for change in changes:
-            err.print(f"problems: {change}", highlight=False)
+            if change not in quiet:
+                err.print(f"problems: {change}", highlight=False)
+        if quiet:
+            err.print(f"problems: {_count_changes(quiet)} (--verbose lists them)", highlight=False)
         open_sandbox()
         token = first_admin_token()
-        worker = Supervised("worker", worker_command(concurrency), say)
+        worker = Supervised("worker", worker_command(concurrency, level), say)
         stops.append(lambda: worker.stop(WORKER_STOP_SECONDS, hurry))
         worker.start()
         validator = Supervised("validation worker",
-                               validation_worker_command(settings.validation_concurrency), say)
+                               validation_worker_command(settings.validation_concurrency, level), say)
         stops.append(lambda: validator.stop(WORKER_STOP_SECONDS, hurry))
         validator.start()
+        poster = Supervised("webhook worker",
+                            webhook_worker_command(settings.webhook_concurrency, level), say)
+        stops.append(lambda: poster.stop(WORKER_STOP_SECONDS, hurry))
+        poster.start()
         url = f"http://{host}:{port}"
         out.print(f"[bold green]Judge running[/] at {url}  (API docs: {url}/docs)")
         out.print(f"database: {settings.resolved_database_url()}   broker: {broker}", highlight=False,
@@ -234,7 +300,7 @@ def serve(
         if token:
             out.print(f"[bold]Admin token[/] (shown once; keep it): {token}", highlight=False,
                       soft_wrap=True)
-        http_server.run(host, port)
+        http_server.run(host, port, level)
     except _Stop as stop:
         say(f"{stop}: stopping")
     finally:
@@ -254,16 +320,17 @@ def api(
     """Serve the API alone, as production's API container does (workers and broker run apart);
     it migrates the database as it starts."""
     from judge.service import http_server
-    from judge.settings import get_settings
+    from judge.service.settings import get_settings
 
     settings = get_settings()
-    http_server.run(host or settings.host, port or settings.port)
+    http_server.run(host or settings.host, port or settings.port, log_level("INFO"))
 
 
 app.command()(serve)
 app.command()(api)
 app.command()(worker)
 app.command("validation-worker")(validation_worker)
+app.command("webhook-worker")(webhook_worker)
 
 if __name__ == "__main__":
     app()

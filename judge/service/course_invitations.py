@@ -19,17 +19,13 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from judge.errors import Conflict, InvalidInput, NotFound
+from judge.errors import InvalidInput, NotFound, TooManyInvitations
 from judge.service.access import Action
 from judge.service.courses import MAX_ID, find_course, keep_an_instructor
 from judge.service.db.models import Course, CourseInvitation, CourseMember, CourseRole, Role, User
 
 MAX_PENDING = 100  # pending invitations per course
 MAX_LISTED = 100  # invitations shown to one user
-
-
-class TooManyInvitations(Conflict):
-    code = "too_many_invitations"
 
 
 def _can_teach(user: User) -> bool:

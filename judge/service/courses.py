@@ -13,15 +13,10 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, InvalidInput, NotFound
+from judge.errors import InvalidInput, LastInstructor, NotFound
 from judge.service.access import Action, authorize
 from judge.service.courses_join import new_join_code
 from judge.service.db.models import Course, CourseMember, CourseRole, User
-
-
-class LastInstructor(Conflict):
-    code = "last_instructor"
-
 
 MAX_ID = 2**31 - 1  # ids are INTEGER columns: PostgreSQL's stops here (SQLite's at 2**63 - 1); a larger
 # id would overflow the query (a 5xx), not miss

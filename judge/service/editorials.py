@@ -9,17 +9,13 @@ from __future__ import annotations
 from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
-from judge.errors import Forbidden, NotFound
+from judge.errors import NotFound, NotSolved
 from judge.results import Verdict
 from judge.service.access import owns_problem
 from judge.service.authoring import current_version
 from judge.service.catalog import load_version
 from judge.service.db.models import ProblemRow, Submission, User
 from judge.service.submissions import Mode
-
-
-class NotSolved(Forbidden):
-    code = "not_solved"
 
 
 def has_solved(session: Session, user: User, row: ProblemRow) -> bool:

@@ -22,10 +22,11 @@ from sqlalchemy.orm import Session
 
 from judge.service.db.models import WorkerHeartbeat, utcnow
 from judge.service.db.session import get_engine, session_scope
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 log = logging.getLogger(__name__)
 VALIDATION_NODE = "validation"  # the validation worker's node name is validation@<host>
+WEBHOOK_NODE = "webhooks"  # the webhook worker's is webhooks@<host>
 FORGET_AFTER = timedelta(hours=1)  # rows of workers that died without removing theirs
 
 
@@ -46,12 +47,13 @@ def forget_dead() -> None:
 
 def recent(session: Session, seconds: float) -> int:
     """How many judging workers wrote a heartbeat in the last `seconds`. A validation worker's
-    (node ``validation@...``) does not count: it proves drafts, and learners' verdicts would wait
-    with only it alive."""
+    (node ``validation@...``) and a webhook worker's (``webhooks@...``) do not count: learners'
+    verdicts would wait with only those alive."""
     since = utcnow() - timedelta(seconds=seconds)
     return session.scalar(select(func.count()).select_from(WorkerHeartbeat).where(
         WorkerHeartbeat.seen_at >= since,
-        WorkerHeartbeat.name.not_like(f"{VALIDATION_NODE}@%"))) or 0
+        WorkerHeartbeat.name.not_like(f"{VALIDATION_NODE}@%"),
+        WorkerHeartbeat.name.not_like(f"{WEBHOOK_NODE}@%"))) or 0
 
 
 class Heartbeats:

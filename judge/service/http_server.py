@@ -15,7 +15,10 @@ Both `judge serve` and `judge api` (production's API container) start the API th
   reading (uvicorn pauses reading while the app is behind) is not held against the client.
 
 h11 already caps what it holds of an unfinished head at 16 KiB (``h11_max_incomplete_event_size``);
-uvicorn's keep-alive timeout closes a connection idle between requests.
+uvicorn's keep-alive timeout closes a connection idle between requests, after ``KEEP_ALIVE``
+seconds: longer than clients keep an idle connection for reuse (httpx and requests: 5 s, uvicorn's
+own default too), so that the server never closes one just as its client sends a request on it,
+which the client sees as a disconnect with no answer.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from uvicorn.server import ServerState
 HEADER_TIMEOUT = 5.0  # seconds for a request's head: one packet for any client, a stall for none
 BODY_GRACE = 10.0  # seconds for a request's body, plus one for every BODY_MIN_RATE bytes received
 BODY_MIN_RATE = 500  # bytes a second: a 20 MiB archive at this rate would take 12 hours
+KEEP_ALIVE = 30  # seconds an idle kept-alive connection stays open (see the module's docstring)
 log = logging.getLogger(__name__)
 
 
@@ -165,8 +169,10 @@ class StrictH11Protocol(H11Protocol):
         self.transport.close()
 
 
-def run(host: str, port: int) -> None:
-    """Serve the API (``api.main:app``, named by string: the service does not import the API)."""
+def run(host: str, port: int, log_level: str = "INFO") -> None:
+    """Serve the API (``api.main:app``, named by string: the service does not import the API).
+    ``log_level`` is uvicorn's (INFO logs each request; WARNING only what went wrong)."""
     import uvicorn
 
-    uvicorn.run("api.main:app", host=host, port=port, http=StrictH11Protocol, log_level="info")
+    uvicorn.run("api.main:app", host=host, port=port, http=StrictH11Protocol, log_level=log_level.lower(),
+                timeout_keep_alive=KEEP_ALIVE)

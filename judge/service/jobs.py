@@ -13,8 +13,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from judge.custom_input import Rejected, run_try, typed_arguments
+from judge.errors import ProblemError
 from judge.grading import grade
-from judge.problems import ProblemError
 from judge.results import Report, Verdict, safe_text
 from judge.service import lifecycle, metrics
 from judge.service.catalog import load_version
@@ -25,13 +25,16 @@ from judge.service.db.models import (
     VersionStatus,
     utcnow,
 )
+from judge.service.settings import get_settings
 from judge.service.submissions import Mode
-from judge.settings import get_settings
 from judge.validation import BehindJudging, check_problem
 from sandbox.interface import Sandbox, SandboxUnavailable
 
 SandboxFactory = Callable[[], Sandbox]
 log = logging.getLogger(__name__)
+# One line for each verdict stored and each validation finished: what `judge serve`'s terminal
+# shows of the work (judge.service.tasks keeps this logger at INFO whatever the worker's level).
+VERDICTS = logging.getLogger("judge.verdicts")
 
 
 class JobResult(StrEnum):
@@ -74,7 +77,24 @@ def _store(session: Session, submission_id: int, token: str | None, report: Repo
     stored = lifecycle.finish(session, submission_id, token, report)
     if stored and isinstance(report, Report):
         metrics.verdict_stored(report.verdict.value, mode)
+    if stored:
+        VERDICTS.info("%s", verdict_line(submission_id, report, mode))
     return stored
+
+
+def verdict_line(submission_id: int, report: Report | Rejected, mode: str) -> str:
+    """``submission 12 (two_sum, submit): accepted, 5/5 tests, score 1, 0.84 s``; a failure of
+    the judge's own says why, a rejected try the reason."""
+    head = f"submission {submission_id} ({report.problem}, {mode})"
+    if isinstance(report, Rejected):
+        return f"{head}: rejected: {safe_text(report.message)[:200]}"
+    tests = f"{report.passed}/{len(report.tests)} tests"
+    line = f"{head}: {report.verdict.value}, {tests}, score {report.score:g}"
+    if report.seconds is not None:
+        line += f", {report.seconds:.2f} s"
+    if report.verdict is Verdict.INTERNAL_ERROR:
+        line += f": {safe_text(report.message)[:300]}"
+    return line
 
 
 def _engine_down(sandbox: Sandbox) -> bool:
@@ -176,6 +196,9 @@ def _store_validation(session: Session, version: ProblemVersion, report: dict[st
     version.status = VersionStatus.INVALID if report["failures"] else VersionStatus.VALID
     version.validation = {**report, "validated_at": utcnow().isoformat()}
     session.commit()
+    failures = len(report["failures"])
+    VERDICTS.info("version %s of %s: %s", version.version, version.problem.slug,
+                  f"invalid, {failures} failure{'s' if failures != 1 else ''}" if failures else "valid")
 
 
 def validation_overran(session: Session, version_id: int, seconds: float) -> JobResult:

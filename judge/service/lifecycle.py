@@ -19,7 +19,7 @@ import uuid
 from datetime import datetime, timedelta
 from types import TracebackType
 
-from sqlalchemy import ColumnElement, and_, insert, or_, select, update
+from sqlalchemy import ColumnElement, and_, insert, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from judge.custom_input import Rejected
@@ -27,7 +27,18 @@ from judge.results import Report, safe_text, stored_tests
 from judge.service import notifications
 from judge.service.db.models import Submission, SubmissionStatus, TestResultRow, utcnow
 from judge.service.db.session import new_session
-from judge.settings import get_settings
+from judge.service.settings import get_settings
+from judge.service.webhooks import outbox
+
+
+def lazy_commit(session: Session) -> None:
+    """Let this transaction's commit return before PostgreSQL has flushed it to disk.
+
+    Only for a claim and its lease: should the database lose one in a crash, the submission is
+    queued (or its lease expired) again, and the verdict of the worker that held it is refused
+    (``finish`` checks the claim), so recovery judges it once more. A verdict is never lazy."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SET LOCAL synchronous_commit = off"))
 
 
 def _expired(now: datetime) -> ColumnElement[bool]:
@@ -39,6 +50,7 @@ def claim(session: Session, submission_id: int) -> str | None:
     or it is done. Counts one attempt."""
     token = uuid.uuid4().hex
     now = utcnow()
+    lazy_commit(session)
     claimable = or_(Submission.status == SubmissionStatus.QUEUED,
                     and_(Submission.status == SubmissionStatus.RUNNING, _expired(now)))
     result = session.execute(
@@ -62,6 +74,7 @@ def _holding(submission_id: int, token: str) -> ColumnElement[bool]:
 def renew(submission_id: int, token: str) -> bool:
     """Extend the lease; False when the claim was lost (taken over, or finished elsewhere)."""
     with new_session() as session:
+        lazy_commit(session)
         result = session.execute(update(Submission).where(_holding(submission_id, token)).values(
             lease_expires_at=utcnow() + timedelta(seconds=get_settings().lease_seconds)))
         session.commit()
@@ -114,8 +127,9 @@ def release(session: Session, submission_id: int, token: str, message: str,
 
 
 def finish(session: Session, submission_id: int, token: str | None, report: Report | Rejected) -> bool:
-    """Write the verdict and the per-test rows in one transaction, only while the claim is ours
-    (token None: unconditionally, for recovery giving up). False when the claim was lost.
+    """Write the verdict, the per-test rows and the webhook deliveries it calls for in one
+    transaction, only while the claim is ours (token None: unconditionally, for recovery giving
+    up). False when the claim was lost.
 
     A try the reference rejected is done with no verdict and no score: nothing was compared."""
     where = _holding(submission_id, token) if token else (Submission.id == submission_id)
@@ -135,9 +149,12 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
              "visibility": test.visibility.value, "status": test.status.value, "data": data}
             for position, (test, data) in enumerate(zip(report.tests, stored_tests(report.tests),
                                                         strict=True))])
+    # The webhooks the verdict calls for commit with it, or not at all (judge.service.webhooks).
+    deliveries = outbox.on_verdict(session, submission_id)
     session.commit()
     session.expire_all()
     notifications.announce(submission_id, SubmissionStatus.DONE, verdict)
+    outbox.enqueue(deliveries)
     return True
 
 

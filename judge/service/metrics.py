@@ -29,7 +29,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, ParamSpec
 
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 log = logging.getLogger(__name__)

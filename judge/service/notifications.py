@@ -28,7 +28,7 @@ import redis
 import redis.asyncio as aioredis
 
 from judge.service.db.models import SubmissionStatus
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 log = logging.getLogger(__name__)
 

@@ -29,18 +29,12 @@ from typing import TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from judge.errors import DomainError
+from judge.errors import HashingBusy
 from judge.service import metrics
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 RETRY_AFTER = 1  # seconds: a slot frees as soon as one run (about 0.1 s) ends
 T = TypeVar("T")
-
-
-class HashingBusy(DomainError):
-    """Every worker of the pool is busy and its queue is full; try again in a second."""
-
-    code = "busy"
 
 
 @dataclass(frozen=True)

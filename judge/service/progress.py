@@ -13,8 +13,8 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from judge.results import Verdict
+from judge.service.access import HANDED_IN
 from judge.service.db.models import Submission, SubmissionStatus, User
-from judge.service.submissions import Mode
 
 
 class Status(StrEnum):
@@ -40,7 +40,7 @@ def progress_by_problem(session: Session, user: User, problem_ids: list[int]) ->
     best = func.max(case((Submission.status == SubmissionStatus.DONE, Submission.score)))
     rows = session.execute(
         select(Submission.problem_id, solved, best)
-        .where(Submission.user_id == user.id, Submission.mode == Mode.SUBMIT.value,
+        .where(Submission.user_id == user.id, Submission.mode == HANDED_IN,
                Submission.problem_id.in_(problem_ids))
         .group_by(Submission.problem_id)).all()
     found = {}

@@ -37,7 +37,7 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from judge.errors import DomainError
+from judge.errors import TooManyAttempts
 from judge.service.db.models import SignInFailure, SignInKey, utcnow
 
 WINDOW = timedelta(minutes=15)
@@ -46,10 +46,6 @@ PER_ADDRESS = 20
 NAME_CHARS = 100  # the columns' widths: longer values are cut, which only merges their counts
 ADDRESS_CHARS = 64
 PRUNE_BATCH = 500  # more than one attempt adds, so a backlog shrinks with every attempt
-
-
-class TooManyAttempts(DomainError):
-    code = "too_many_attempts"
 
 
 def _key(name: str, address: str) -> tuple[str, str]:

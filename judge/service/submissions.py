@@ -8,8 +8,9 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -18,11 +19,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.custom_input import typed_arguments
-from judge.errors import Conflict, InvalidInput, NotFound, QuotaExceeded, TooLarge, Unavailable
+from judge.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    NotFound,
+    QuotaExceeded,
+    TooLarge,
+    Unavailable,
+)
 from judge.problem_paths import shown
 from judge.problems import SLUG
 from judge.service.access import Action, authorize, readable_submissions
-from judge.service.assignments import window
 from judge.service.catalog import load_version
 from judge.service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
 from judge.service.db.models import (
@@ -34,7 +42,10 @@ from judge.service.db.models import (
     User,
     utcnow,
 )
-from judge.settings import get_settings
+from judge.service.lateness import admit, deadline_of
+from judge.service.settings import get_settings
+from judge.service.webhooks import outbox
+from judge.service.webhooks.outbox import Callback
 
 log = logging.getLogger(__name__)
 MAX_ID = 2**31 - 1  # ids are INTEGER columns: PostgreSQL's stops here (SQLite's at 2**63 - 1); a larger
@@ -52,11 +63,21 @@ def check_code(code: str) -> None:
     try:
         size = len(code.encode("utf-8"))
     except UnicodeEncodeError as exc:
-        raise InvalidInput(f"the code is not valid text: a lone surrogate at index {exc.start}") from exc
+        where = _place(code, exc.start)
+        raise InvalidInput(f"the code is not valid text: a lone surrogate at {where}") from exc
     if size > settings.max_code_bytes:
         raise TooLarge(f"the code has {size} bytes; the limit is {settings.max_code_bytes}")
     if "\x00" in code:
-        raise InvalidInput(f"the code contains a NUL character at index {code.index(chr(0))}")
+        where = _place(code, code.index("\x00"))
+        raise InvalidInput(f"the code contains a NUL character (U+0000) at {where}")
+
+
+def _place(code: str, index: int) -> str:
+    """Where ``index`` falls as an editor shows it (line and column, both from 1): a learner finds
+    a character by line and column, never by its offset in the whole text."""
+    line = code.count("\n", 0, index) + 1
+    column = index - (code.rfind("\n", 0, index) + 1) + 1
+    return f"line {line}, column {column}"
 
 
 def published_problem(session: Session, slug: str) -> ProblemRow:
@@ -67,12 +88,14 @@ def published_problem(session: Session, slug: str) -> ProblemRow:
 
 
 def _request_hash(slug: str, code: str, mode: Mode, arguments: list[Any] | None,
-                  assignment: int | None = None) -> str:
+                  assignment: int | None = None, callback: Callback | None = None) -> str:
     fields: list[Any] = [slug, code, mode.value]
     if arguments is not None:  # so that the hashes of earlier rows stay what they were
         fields.append(arguments)
     if assignment is not None:  # a dict, never mistaken for the arguments' list
         fields.append({"assignment": assignment})
+    if callback is not None:
+        fields.append({"callback_url": callback.url})
     body = json.dumps(fields, ensure_ascii=False).encode("utf-8", "surrogatepass")
     return hashlib.sha256(body).hexdigest()
 
@@ -90,12 +113,13 @@ def check_arguments(problem: ProblemRow, mode: Mode, arguments: list[Any] | None
 
 
 def check_assignment(session: Session, user: User, assignment_id: int, problem: ProblemRow,
-                     mode: Mode) -> bool:
-    """Whether the submission is late for the assignment it is sent for.
+                     mode: Mode) -> tuple[bool, float]:
+    """(late, penalty): whether the submission is late for the assignment it is sent for, and
+    the percent of its score that costs (``judge.service.lateness``).
 
     Only the course's learners send work for an assignment, and only for its problems. A
-    submission (mode submit) is refused before the assignment opens, and after it is due when
-    its policy refuses late work; runs and tries never count, so they are taken at any time.
+    submission (mode submit) is refused before the assignment opens, and after the learner's last
+    accepted time; runs and tries never count, so they are taken at any time.
     """
     assignment = session.get(Assignment, assignment_id) if 0 < assignment_id <= MAX_ID else None
     if assignment is None:
@@ -104,9 +128,10 @@ def check_assignment(session: Session, user: User, assignment_id: int, problem: 
     if all(link.problem_id != problem.id for link in assignment.problems):
         raise InvalidInput(f"assignment: problem {problem.slug!r} is not part of assignment {assignment_id}")
     now = utcnow()
+    rule = deadline_of(session, assignment, user.id)
     if mode is Mode.SUBMIT:
-        return window(assignment, now)
-    return now > assignment.due_at
+        return admit(assignment, rule, now)
+    return now > rule.due_at, 0.0
 
 
 def queue_for(mode: str) -> str:
@@ -139,33 +164,58 @@ def _one_at_a_time(session: Session, user: User) -> Iterator[None]:
             session.commit()
 
 
+QUEUE_QUOTA = "queue"  # the name a 429 of the learner's queue quota gives (QuotaExceeded.quota)
+QUEUE_RETRY_AFTER = 5  # seconds: about what a short submission takes to be judged
+
+
+def _pending(session: Session, user: User) -> int:
+    return session.scalar(select(func.count()).select_from(Submission).where(
+        Submission.user_id == user.id,
+        Submission.status.in_([SubmissionStatus.QUEUED, SubmissionStatus.RUNNING]))) or 0
+
+
+def queue_quota_left(session: Session, user: User) -> tuple[int, int] | None:
+    """(the learner queue quota, how many more submissions user may queue now); None for
+    instructors and admins, whom no queue quota holds."""
+    if user.role != Role.LEARNER:
+        return None
+    quota = get_settings().learner_queue_quota
+    return quota, max(quota - _pending(session, user), 0)
+
+
 def create_submission(
     session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None,
     arguments: list[Any] | None = None, assignment: int | None = None,
+    callback: Callback | None = None,
 ) -> tuple[Submission, bool]:
     """Store a queued submission and commit it; (submission, created). The caller enqueues it
-    only when created, after this commit, so a worker never looks for a row that isn't there."""
+    only when created, after this commit, so a worker never looks for a row that isn't there.
+    ``callback``: the webhook its verdict is posted to (``judge.service.webhooks``)."""
     if key is not None and not 1 <= len(key) <= 200:
         raise InvalidInput("the Idempotency-Key header must have 1 to 200 characters")
     if not SLUG.fullmatch(slug):  # before it reaches a hash or a query: it may not even encode
         raise NotFound(f"no published problem {shown(slug)}")
+    if callback is not None and callback.batch_id is None:  # a batch's URL was checked for it
+        outbox.check_url(callback.url)  # resolves a name: before the lock, never under it
     try:
         with _one_at_a_time(session, user):
-            return _create_locked(session, user, slug, code, mode, key, arguments, assignment)
+            return _create_locked(session, user, slug, code, mode, key, arguments, assignment,
+                                  callback)
     except IntegrityError:
         if key is None:  # only the idempotency key is unique: anything else is not a race
             raise
         # The same key arrived twice at once past the lock (another process on SQLite): the
         # other request won; answer with its row.
         session.rollback()
-        return create_submission(session, user, slug, code, mode, key, arguments, assignment)
+        return create_submission(session, user, slug, code, mode, key, arguments, assignment,
+                                 callback)
 
 
 def _create_locked(
     session: Session, user: User, slug: str, code: str, mode: Mode, key: str | None,
-    arguments: list[Any] | None, assignment: int | None,
+    arguments: list[Any] | None, assignment: int | None, callback: Callback | None = None,
 ) -> tuple[Submission, bool]:
-    digest = _request_hash(slug, code, mode, arguments, assignment)
+    digest = _request_hash(slug, code, mode, arguments, assignment, callback)
     if key is not None:
         previous = session.scalar(select(Submission).where(
             Submission.user_id == user.id, Submission.idempotency_key == key))
@@ -176,21 +226,25 @@ def _create_locked(
     check_code(code)
     problem = published_problem(session, slug)
     check_arguments(problem, mode, arguments)
-    late = False if assignment is None else check_assignment(session, user, assignment, problem, mode)
+    late, penalty = (False, 0.0) if assignment is None else check_assignment(
+        session, user, assignment, problem, mode)
     if user.role == Role.LEARNER:
         quota = get_settings().learner_queue_quota
-        pending = session.scalar(select(func.count()).select_from(Submission).where(
-            Submission.user_id == user.id,
-            Submission.status.in_([SubmissionStatus.QUEUED, SubmissionStatus.RUNNING])))
-        if (pending or 0) >= quota:
+        pending = _pending(session, user)
+        if pending >= quota:
             raise QuotaExceeded(
-                f"you have {pending} submissions waiting; the limit is {quota}", retry_after=5
-            )
+                f"queue quota: you have {pending} submissions queued or running; the limit is "
+                f"{quota} at once for a learner (JUDGE_LEARNER_QUEUE_QUOTA); wait for a verdict",
+                retry_after=QUEUE_RETRY_AFTER, quota=QUEUE_QUOTA, limit=quota)
+    if callback is not None:
+        outbox.check_cap(session, user)
     assert problem.published_version_id is not None
     submission = Submission(
         user_id=user.id, problem_id=problem.id, version_id=problem.published_version_id,
         mode=mode.value, code=code, arguments=arguments, idempotency_key=key, request_hash=digest,
-        assignment_id=assignment, late=late,
+        assignment_id=assignment, late=late, penalty=penalty,
+        callback_url=callback.url if callback else None,
+        webhook_batch_id=callback.batch_id if callback else None,
     )
     session.add(submission)
     session.commit()
@@ -199,13 +253,14 @@ def _create_locked(
 
 def submit(session: Session, user: User, slug: str, code: str, mode: Mode,
            key: str | None, arguments: list[Any] | None = None,
-           assignment: int | None = None) -> Submission:
+           assignment: int | None = None, callback: Callback | None = None) -> Submission:
     """Store a submission and queue it (a replay of an Idempotency-Key returns the first one).
 
     When the queue is unreachable the row stays saved and queued, recovery sends it later, and
     the caller hears Unavailable so that a client knows to poll rather than post again.
     """
-    submission, created = create_submission(session, user, slug, code, mode, key, arguments, assignment)
+    submission, created = create_submission(session, user, slug, code, mode, key, arguments, assignment,
+                                            callback)
     # A replay of a row still queued sends it again: the client may be retrying after a 503, and
     # a second message for one row is harmless (the claim lets only one worker judge it).
     if created or submission.status == SubmissionStatus.QUEUED:
@@ -239,3 +294,53 @@ def list_submissions(session: Session, user: User, slug: str | None, limit: int,
     total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
     rows = session.scalars(query.order_by(Submission.id.desc()).limit(limit).offset(offset)).all()
     return list(rows), total
+
+
+MAX_BATCH = 100  # submissions in one batch, and ids in one read of many
+
+
+@dataclass(frozen=True)
+class BatchItem:
+    """One submission of a batch, as ``submit`` takes it; the key is the item's own."""
+
+    problem: str
+    code: str
+    mode: Mode
+    key: str | None = None
+    arguments: list[Any] | None = None
+    assignment: int | None = None
+
+
+def submit_many(session: Session, user: User, items: Sequence[BatchItem],
+                callback: Callback | None = None) -> list[Submission | DomainError]:
+    """Each item submitted in turn exactly as ``submit`` would one alone (its idempotency key,
+    the learner's queue quota, the assignment's window): the submission, or the refusal of that
+    item. One refused item does not stop the others; the quota counts the items taken before.
+    ``callback``: each item's webhook, in its batch (``judge.service.webhooks.batches``)."""
+    if len(items) > MAX_BATCH:
+        raise InvalidInput(f"a batch holds at most {MAX_BATCH} submissions, not {len(items)}",
+                           param="items")
+    results: list[Submission | DomainError] = []
+    for item in items:
+        try:
+            results.append(submit(session, user, item.problem, item.code, item.mode, item.key,
+                                  item.arguments, item.assignment, callback))
+        except DomainError as exc:
+            if session.in_transaction():  # a refusal before the quota lock was taken
+                session.rollback()
+            results.append(exc)
+    return results
+
+
+def find_submissions(session: Session, user: User, ids: Sequence[int]) -> list[Submission]:
+    """The submissions of ids that user may read, in the order asked (each once); ids that are
+    missing or not user's to read are left out, as a single read answers 404 for both."""
+    if len(ids) > MAX_BATCH:
+        raise InvalidInput(f"ids: at most {MAX_BATCH} ids at once, not {len(ids)}", param="ids")
+    wanted = list(dict.fromkeys(i for i in ids if 0 < i <= MAX_ID))
+    if not wanted:
+        return []
+    rows = session.scalars(select(Submission).where(Submission.id.in_(wanted),
+                                                    readable_submissions(user))).all()
+    by_id = {row.id: row for row in rows}
+    return [by_id[i] for i in wanted if i in by_id]

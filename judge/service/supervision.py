@@ -104,6 +104,7 @@ class Supervised:
                 try:
                     self._spawn()
                     self.restarts += 1
+                    self.say(f"{self.name} started again (pid {self.pid})")
                 except OSError as exc:
                     self.say(f"{self.name} could not be started again: {exc}")
             delay = min(MAX_DELAY, delay * 2)

@@ -22,6 +22,7 @@ from sqlalchemy.exc import DBAPIError
 from judge.sandboxes import docker_sandbox
 from judge.service import heartbeats, jobs, metrics
 from judge.service.celery_app import (
+    DELIVER_TASK,
     GRADE_TASK,
     QUEUES,
     RECOVER_TASK,
@@ -31,7 +32,8 @@ from judge.service.celery_app import (
     enqueue_validation,
 )
 from judge.service.db.session import new_session
-from judge.settings import get_settings
+from judge.service.settings import get_settings
+from judge.service.webhooks import delivery, sweeper
 from sandbox.docker_runner import DockerSandbox, engine_answers, wait_for_engine
 from sandbox.interface import Sandbox
 
@@ -39,13 +41,20 @@ MAX_BACKOFF = 60.0
 # Past the validation's own budget (judge.validation cuts each run to the time left): only a
 # sandbox that hangs beyond its wall clock meets this, and the version then says so.
 VALIDATION_OVERRUN = 60.0
-_ = heartbeats  # imported for its signal handlers: every worker writes its heartbeat
+_ = heartbeats, sweeper  # imported for their signal handlers: heartbeats, the webhook sweep
+# The verdict lines pass whatever level the worker's log has (`judge serve` hides Celery's INFO).
+jobs.VERDICTS.setLevel(logging.INFO)
 
 
 def _validates() -> bool:
     """This process belongs to the validation worker (its node name, on the command line its
     pool processes inherit)."""
     return any(arg.startswith(f"{heartbeats.VALIDATION_NODE}@") for arg in sys.argv)
+
+
+def _delivers_webhooks() -> bool:
+    """This process belongs to the webhook worker, which has no Docker engine to open."""
+    return any(arg.startswith(f"{heartbeats.WEBHOOK_NODE}@") for arg in sys.argv)
 
 
 @lru_cache(maxsize=1)
@@ -90,6 +99,8 @@ def _open_the_sandbox_ahead(**_: Any) -> None:
     leftovers of killed workers on a timer even while this worker never gets a task. In a
     thread, so that the pool process's start (which Celery times) does not wait for the engine;
     an engine that is away is waited for."""
+    if _delivers_webhooks():
+        return
     threading.Thread(target=_open_when_the_engine_answers, daemon=True, name="sandbox-warm-up").start()
 
 
@@ -171,3 +182,10 @@ def recover_stale() -> list[int]:
     for submission_id in ids:
         enqueue_submission(submission_id)
     return ids
+
+
+@celery.task(name=DELIVER_TASK, soft_time_limit=60, time_limit=90)
+def deliver_webhook(delivery_id: int) -> str:
+    # A failure here (the database away) loses nothing: the sweep sends the delivery again.
+    with new_session() as session:
+        return delivery.deliver(session, delivery_id).value

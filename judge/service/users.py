@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, InvalidInput, NotFound
+from judge.errors import Conflict, InvalidInput, LastAdmin, NotFound
 from judge.service.accounts import check_new_password, hash_password, normalize_name
 from judge.service.courses_join import course_for_code, join_by_code
 from judge.service.db.models import ApiToken, Role, User, utcnow
@@ -24,10 +24,6 @@ from judge.service.web_sessions import end_sessions
 # write to the database on every request.
 LAST_USED_STEP = timedelta(minutes=1)
 MAX_LABEL = 100
-
-
-class LastAdmin(Conflict):
-    code = "last_admin"
 
 
 def hash_token(token: str) -> str:

@@ -17,18 +17,12 @@ from datetime import timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from judge.errors import DomainError
+from judge.errors import CsrfRejected
 from judge.service.db.models import User, WebSession, utcnow
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 COOKIE = "judge_session"
 CSRF_HEADER = "X-CSRF-Token"
-
-
-class CsrfRejected(DomainError):
-    """A state-changing request made with the session cookie lacks the session's CSRF token."""
-
-    code = "csrf"
 
 
 def _digest(secret: str) -> str:

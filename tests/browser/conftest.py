@@ -25,8 +25,8 @@ import pytest
 
 from judge.service.db.models import Role
 from judge.service.db.session import session_scope
+from judge.service.settings import get_settings
 from judge.service.users import create_user
-from judge.settings import get_settings
 from tests.browser.support import CHROMIUM, unavailable
 from tests.utils.api_server import serving, uvicorn
 

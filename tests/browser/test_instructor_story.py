@@ -55,7 +55,8 @@ WRONG = (STORY_PROBLEM / "wrong" / "membership.py").read_text(encoding="utf-8")
 JUDGED = 60_000  # ms: a submission judged in the sandbox by the session worker
 VALIDATED = 150_000  # ms: a new version validated in the sandbox (reference, determinism, wrong solutions)
 ACCEPTED = re.compile(r"accepted", re.IGNORECASE)
-CSV_HEADER = ["learner", "problem", "best_score", "accepted", "attempts", "first_accepted_at", "late"]
+CSV_HEADER = ["learner", "problem", "best_score", "accepted", "attempts", "first_accepted_at", "late", "due_at",
+              "score_before_penalty", "penalty"]
 
 
 @dataclass
@@ -222,7 +223,8 @@ def test_an_instructor_runs_an_assignment_from_upload_to_the_gradebook_csv(
     student = open_page()
     with steps.step("a visitor opens the join link (axe), registers with a password and joins"):
         student.goto(copied)
-        expect(student.get_by_role("heading", level=1, name="Join a course")).to_be_visible()
+        # The link names its course before anyone signs in.
+        expect(student.get_by_role("heading", level=1, name=f"Join {course_title}")).to_be_visible()
         settle(student)
         assert_accessible(student)
         student.get_by_label("User name").fill(learner_name)
@@ -253,9 +255,10 @@ def test_an_instructor_runs_an_assignment_from_upload_to_the_gradebook_csv(
         expect(student.get_by_role("status").filter(has_text=ACCEPTED).first).to_be_visible(timeout=JUDGED)
 
     with steps.step("the due time passes: the instructor sets it just past through the API"):
+        # Due when the on-time submission was made: it stays on time (lateness follows the rules).
         moved = httpx.put(f"{live_server}/api/v1/assignments/{assignment_id}", headers=staff, timeout=30, json={
-            "title": assignment_title, "opens_at": at(-1), "due_at": at(-2 / 3600), "late_policy": "accept",
-            "problems": [slug]})
+            "title": assignment_title, "opens_at": at(-1), "due_at": first["created"]["created_at"],
+            "late_policy": "accept", "problems": [slug]})
         assert moved.status_code == 200 and moved.json()["state"] == "due", moved.text
 
     other = make_account(Role.LEARNER, "quiet-learner")
@@ -311,9 +314,10 @@ def test_an_instructor_runs_an_assignment_from_upload_to_the_gradebook_csv(
             download.value.suggested_filename
         text = download.value.path().read_bytes().decode("utf-8")  # as sent: CRLF kept
         rows_found = list(csv.reader(io.StringIO(text, newline="")))
-        expected = {
-            learner_name: [learner_name, slug, "1.0", "true", "2", csv_time(first["created"]["created_at"]), "false"],
-            other.name: [other.name, slug, repr(float(wrong_done["score"])), "false", "1", "", "true"],
+        due, wrong_score = csv_time(first["created"]["created_at"]), repr(float(wrong_done["score"]))
+        expected = {  # due when the first accepted submission was made; no penalty was set
+            learner_name: [learner_name, slug, "1.0", "true", "2", due, "false", due, "1.0", "0.0"],
+            other.name: [other.name, slug, wrong_score, "false", "1", "", "true", due, wrong_score, "0.0"],
         }
         assert rows_found == [CSV_HEADER, *(expected[name] for name in sorted(expected))], text
         assert text.endswith("\r\n") and text.count("\r\n") == 3, repr(text)

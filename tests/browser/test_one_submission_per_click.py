@@ -141,6 +141,32 @@ def test_a_refused_submission_gives_the_button_back_at_once(
     assert len(made) == 1, made
 
 
+def test_a_refusal_stays_on_screen_when_an_earlier_submission_finishes(
+        open_page: PageFactory, learner: Account, story_problem: StoryProblem) -> None:
+    """A Run still followed from before (sent from another tab) finishes after a 429: the
+    refusal stays in the panel instead of being replaced by that Run's verdict."""
+    earlier = store_submission(user=learner.name, problem=story_problem.slug, mode="run")
+    page = open_page(token=learner.token)
+    page.goto(f"/problems/{story_problem.slug}")
+    expect(page.locator(".result-panel").get_by_text("queued")).to_be_visible()
+    fill = [store_submission(user=learner.name, problem=story_problem.slug, mode="submit") for _ in range(4)]
+    try:
+        submit = page.get_by_role("button", name="Submit", exact=True)
+        with page.expect_response(lambda r: r.url.endswith("/api/v1/submissions") and r.status == 429):
+            submit.click()
+        refusal = page.get_by_text(re.compile("the limit is 5"))
+        expect(refusal).to_be_visible()
+        with session_scope() as session:  # the earlier Run's verdict, as a worker would write it
+            session.execute(update(Submission).where(Submission.id == earlier).values(
+                status=SubmissionStatus.DONE, verdict="internal_error", message="finished by the test",
+                finished_at=utcnow()))
+        page.wait_for_timeout(3000)  # longer than a poll: the Run's verdict has been read
+        expect(refusal).to_be_visible()
+    finally:
+        with session_scope() as session:
+            session.execute(delete(Submission).where(Submission.id.in_([earlier, *fill])))
+
+
 def test_after_a_reload_a_pending_submission_holds_its_button_until_its_verdict(
         open_page: PageFactory, learner: Account, story_problem: StoryProblem) -> None:
     """A submission still queued when the page opens (sent from another tab, or before a reload)."""

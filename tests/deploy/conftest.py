@@ -20,8 +20,8 @@ from sqlalchemy import select
 from judge.service.bootstrap import prepare_database
 from judge.service.db.models import Role, User
 from judge.service.db.session import session_scope
+from judge.service.settings import get_settings
 from judge.service.users import create_user
-from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 from tests.conftest import SERVICE_ENV
 from tests.deploy.second_engine import SecondEngine

@@ -18,7 +18,7 @@ from judge.service.celery_app import GRADE_TASK, make_celery
 from judge.service.cli import worker_command
 from judge.service.db.models import ProblemRow, Submission, SubmissionStatus, TestResultRow, User
 from judge.service.db.session import new_session, session_scope
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 from tests.utils.service_env import FIXTURE_PROBLEMS
 
 PROBLEM = "secret_lookup"
@@ -98,7 +98,7 @@ def cases_per_submission() -> int:
 def start_worker(log: Path, concurrency: int, name: str, **env: str) -> subprocess.Popen[bytes]:
     """A Celery worker as `judge worker` runs it, but without the recovery beat (-B): in a database
     that other tests share, the beat could take over their stale rows and run sandboxes that
-    would blur a count of containers per engine. Recovery has tests of its own (tests/api,
+    would blur a count of containers per engine. Recovery has tests of its own (tests/stack,
     tests/faults)."""
     command = [part for part in worker_command(concurrency) if part != "-B"] + ["-n", f"{name}@%h"]
     with log.open("wb") as sink:

@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from docker.errors import APIError, NotFound
 
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 from tests.deploy.judging import private_prefix, received, send, stage, wait_done
 from tests.utils.service_env import FIXTURE_PROBLEMS, PG_ADMIN_URL, drop_postgres_database

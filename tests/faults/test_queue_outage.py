@@ -12,7 +12,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 from tests.faults.test_database import _api
 from tests.utils.fault_workers import Workers
 from tests.utils.service import REFERENCE

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.codec import MAX_DEPTH, CodecError, Opaque, _decode_checked, decode, encode
+from sandbox.inside.codec import MAX_DEPTH, CodecError, Opaque, _decode_checked, decode, encode
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from sandbox import codec
 from sandbox.conversation import StreamEnded, converse
+from sandbox.inside import codec
+from sandbox.inside.learner import _unless_as_sent
+from sandbox.inside.protocol import AS_SENT, Kind, Outcome, ProtocolError, parse_claim, parse_step
 from sandbox.interface import Isolation, Limits, Payload, TestInput
-from sandbox.protocol import AS_SENT, Kind, Outcome, ProtocolError, parse_claim, parse_step
 
 Reply = bytes | None | Callable[[], bytes | None]
 
@@ -200,6 +201,19 @@ def test_an_argument_that_comes_back_as_sent_is_not_decoded_again() -> None:
         result = parse_claim(claim, Kind.TEST, 2, frozenset(), sent, {})
         assert result.args_after is not None and result.args_after[0] == after
         assert type(result.args_after[0]) is type(after) and result.args_after[1] is AS_SENT
+
+
+def test_the_learner_side_marks_an_unchanged_argument_and_sends_a_changed_one() -> None:
+    """An unchanged argument comes back as null, which the host takes as sent without parsing a
+    tree; a changed one, even only in type, comes back whole and is decoded for the judge."""
+    sent = codec.encode(["a", True, 1.5])
+    assert _unless_as_sent(["a", True, 1.5], sent) is None
+    for after in (["a", True, 2.5], ["a", 1, 1.5], ("a", True, 1.5), ["a", True, 1.5, None]):
+        assert _unless_as_sent(after, sent) == codec.encode(after)
+    claim = json.dumps({"outcome": "returned", "value": codec.encode(0.5),
+                        "args_after": [None, codec.encode([2])], "kwargs_after": {"k": None}})
+    result = parse_claim(claim, Kind.TEST, 2, frozenset({"k"}))
+    assert result.args_after == [AS_SENT, [2]] and result.kwargs_after == {"k": AS_SENT}
 
 
 def test_a_number_where_the_host_sent_a_bool_is_refused_not_taken_as_sent() -> None:

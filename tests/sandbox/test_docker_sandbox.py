@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -162,7 +163,7 @@ def test_writes_outside_tmp_fail_and_tmp_is_noexec(
     found = _probe(secret_problem, docker_sandbox, (
         "import os, subprocess\n"
         "out = []\n"
-        "for path in ('/etc/judge', '/opt/judge/sandbox/x.py', '/home/x', '/x'):\n"
+        "for path in ('/etc/judge', '/opt/judge/sandbox/inside/x.py', '/home/x', '/x'):\n"
         "    try:\n"
         "        open(path, 'w').write('x')\n"
         "        out.append('wrote ' + path)\n"
@@ -403,3 +404,20 @@ def test_hidden_inputs_are_not_in_the_container_while_public_tests_run(
     report = judge(secret_problem, docker_sandbox, code)
     public = [t for t in report.tests if t.visibility.value == "public"]
     assert [t.actual for t in public] == ["", ""]
+
+
+def test_a_changed_argument_is_caught_through_the_container(
+    tmp_path: Path, docker_sandbox: DockerSandbox
+) -> None:
+    """The learner side sends back only the arguments the call changed (the rest as "sent"):
+    a sort in place still fails with the change named, a pure function still passes."""
+    from judge.problems import load_problem
+    from tests.utils.problem_factory import REFERENCE, make_problem
+
+    problem = load_problem(make_problem(tmp_path, public=[
+        {"name": "unsorted", "args": [[3.0, 1.0, 2.0]], "expected": 2.0}]))
+    assert judge(problem, docker_sandbox, REFERENCE).verdict is Verdict.ACCEPTED
+    sorts = "def mean(values):\n    values.sort()\n    return sum(values) / len(values)\n"
+    report = judge(problem, docker_sandbox, sorts)
+    assert report.verdict is Verdict.WRONG_ANSWER
+    assert "changed its argument 'values'" in (report.tests[0].explanation or "")

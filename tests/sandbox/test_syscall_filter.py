@@ -11,7 +11,7 @@ import platform
 
 import pytest
 
-from sandbox.syscall_filter import _SYSTEM_V, program, refuse_system_v_ipc
+from sandbox.inside.syscall_filter import _SYSTEM_V, program, refuse_system_v_ipc
 
 IPC_PRIVATE, IPC_CREAT, IPC_RMID = 0, 0o1000, 0
 

@@ -144,6 +144,72 @@ def test_nothing_is_made_while_a_run_is_in_progress() -> None:
         pool.close()
 
 
+def test_a_starved_pool_makes_several_at_once_even_during_runs() -> None:
+    """Runs that outpace one maker (a take finds nothing) turn on the fast mode: makes overlap
+    each other and the run in progress; once fed, the pool goes back to one make at a time."""
+    items = Items()
+    in_flight, most = [0], [0]
+    lock = threading.Lock()
+
+    def slow_make(key: str) -> int:
+        with lock:
+            in_flight[0] += 1
+            most[0] = max(most[0], in_flight[0])
+        time.sleep(0.3)
+        with lock:
+            in_flight[0] -= 1
+        return items.make(key)
+
+    pool: WarmPool[str, int] = WarmPool(2, ["a"], slow_make, items.discard, lambda _: None,
+                                        makers=3)
+    try:
+        pool.prime("a")
+        assert pool.wait_filled(5) and most[0] == 1  # fed: one at a time
+        with pool.running():
+            assert pool.take("a", lambda _: True) is not None
+            assert pool.take("a", lambda _: True) is not None
+            assert pool.take("a", lambda _: True) is None  # starved: this run goes cold
+            deadline = time.monotonic() + 3
+            while pool.idle("a") < 3 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert pool.idle("a") == 3, "made during the run, up to one an item per maker"
+        assert most[0] >= 2
+    finally:
+        pool.close()
+
+
+def test_a_take_that_may_wait_gets_the_item_being_made() -> None:
+    """With none idle, a take that may wait gets the item already being made (ready sooner
+    than one its caller would start); with makes failing it gives up at once."""
+    items = Items()
+
+    def slow_make(key: str) -> int:
+        time.sleep(0.3)
+        return items.make(key)
+
+    pool: WarmPool[str, int] = WarmPool(1, ["a"], slow_make, items.discard, lambda _: None)
+    try:
+        pool.prime("a")
+        assert pool.wait_filled(5)
+        first = pool.take("a", lambda _: True)
+        started = time.monotonic()
+        second = pool.take("a", lambda _: True, wait=5)
+        assert first is not None and second is not None and second != first
+        assert time.monotonic() - started < 2
+    finally:
+        pool.close()
+    failing = Items(fail=100)
+    pool = WarmPool(1, ["a"], failing.make, failing.discard, lambda _: None)
+    try:
+        pool.prime("a")
+        time.sleep(0.2)  # its first make has failed: the next is a second away
+        started = time.monotonic()
+        assert pool.take("a", lambda _: True, wait=5) is None
+        assert time.monotonic() - started < 0.5
+    finally:
+        pool.close()
+
+
 def test_the_pool_stays_quiet_just_after_a_run() -> None:
     """Its owner stores and announces the verdict then: no make and no removal meanwhile."""
     items = Items()
@@ -365,6 +431,30 @@ def test_the_pool_refills_to_its_size_and_drains_to_zero(
     assert pooled.pool.close() == 2
     assert pooled.pool.idle() == 0
     assert not any(_exists(pooled, c) for c in pooled.made)
+
+
+@pytest.mark.docker
+def test_a_warm_container_that_dies_just_after_it_is_taken_gives_way_to_a_cold_one(
+        pooled: Recording, secret_problem: Problem, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The take trusts the open attach stream; one that dies between that check and its Start
+    (no record came) is not the learner's failure: the run starts again in a cold container."""
+    _fill(pooled, secret_problem)
+    taken: list[str] = []
+    check = pooled._usable
+
+    def dies_after_the_check(warm: WarmContainer, limits: Limits) -> bool:
+        usable = check(warm, limits)
+        if usable and not taken:
+            taken.append(warm.id)
+            pooled.client.api.kill(warm.id)
+            pooled.client.api.wait(warm.id, timeout=10)
+        return usable
+
+    monkeypatch.setattr(pooled, "_usable", dies_after_the_check)
+    report = grade(secret_problem, secret_problem.reference, pooled)
+    assert report.verdict is Verdict.ACCEPTED, report.message
+    assert taken and pooled.runs[-1].container not in taken
+    assert not _exists(pooled, taken[0])
 
 
 @pytest.mark.docker

@@ -1,4 +1,4 @@
-"""Helpers for tests of courses and assignments over HTTP (the fast layer and the real stack)."""
+"""Helpers for tests of courses and assignments over HTTP (the unit layer and the real stack)."""
 
 from __future__ import annotations
 

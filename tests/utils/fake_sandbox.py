@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sandbox import codec
+from sandbox.inside import codec
+from sandbox.inside.protocol import CallResult, Outcome
 from sandbox.interface import Payload, SandboxRun, TestInput
-from sandbox.protocol import CallResult, Outcome
 
 Responder = Callable[[Payload], list[CallResult]]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from judge.service.celery_app import GRADE_TASK, make_celery
 from judge.service.cli import worker_command
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 
 class Workers:

@@ -1,4 +1,4 @@
-"""Service fixtures, shared by tests/api and tests/faults (registered in tests/conftest.py):
+"""Service fixtures, shared by tests/stack and tests/faults (registered in tests/conftest.py):
 the app in-process, a real Celery worker process, users of every role."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from fastapi.testclient import TestClient
 from judge.service.cli import validation_worker_command, worker_command
 from judge.service.db.models import Role
 from judge.service.db.session import session_scope
+from judge.service.settings import get_settings
 from judge.service.users import create_user
-from judge.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 from tests.conftest import FIXTURES
 
@@ -180,7 +180,8 @@ class Serve:
         children = {pid: cmd for pid, cmd in process_tree(self.process.pid).items()
                     if _parent(pid) == self.process.pid}
         return next((pid for pid, cmd in children.items()
-                     if "celery" in cmd and ("validation@" in cmd) == validation), None)
+                     if "celery" in cmd and "webhooks@" not in cmd
+                     and ("validation@" in cmd) == validation), None)
 
     def wait_ready(self, timeout: float = 90) -> float:
         """Seconds until /readyz says ready (a worker's heartbeat included)."""

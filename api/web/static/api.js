@@ -110,18 +110,22 @@ export async function api(path, options) {
   return data;
 }
 
-function streamHeaders() {
+function streamHeaders(lastEventId) {
   const headers = { Accept: "text/event-stream" };
+  // Resuming: the server skips the states this id already covers.
+  if (lastEventId) headers["Last-Event-ID"] = lastEventId;
   const token = getToken();
   if (token) headers.Authorization = "Bearer " + token;
   return headers;
 }
 
-export async function* eventStream(path, signal) {
+// Yields { event, data, id } for each event of a server-sent events stream; id is the last
+// `id:` the stream gave (send it back as lastEventId to resume after it).
+export async function* eventStream(path, signal, lastEventId = "") {
   let response;
   try {
     response = await fetch("/api/v1" + path, {
-      headers: streamHeaders(), signal, cache: "no-store", credentials: "same-origin",
+      headers: streamHeaders(lastEventId), signal, cache: "no-store", credentials: "same-origin",
     });
   } catch (error) {
     if (error.name === "AbortError") throw error;
@@ -140,6 +144,7 @@ export async function* eventStream(path, signal) {
   let buffer = "";
   let event = "";
   let data = [];
+  let id = lastEventId;
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -150,7 +155,7 @@ export async function* eventStream(path, signal) {
         const line = buffer.slice(0, end).replace(/\r$/, "");
         buffer = buffer.slice(end + 1);
         if (line === "") { // a blank line ends an event
-          if (data.length) yield { event: event || "message", data: data.join("\n") };
+          if (data.length) yield { event: event || "message", data: data.join("\n"), id };
           event = "";
           data = [];
           continue;
@@ -161,6 +166,7 @@ export async function* eventStream(path, signal) {
         const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
         if (field === "event") event = text;
         else if (field === "data") data.push(text);
+        else if (field === "id") id = text;
       }
     }
   } finally {

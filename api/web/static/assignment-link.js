@@ -1,4 +1,4 @@
-// The assignment a problem page was opened for (?assignment=ID), without the DOM (a fast test
+// The assignment a problem page was opened for (?assignment=ID), without the DOM (a unit test
 // runs this module under Node). Only Submit sends it: runs and tries never count for an assignment.
 
 export function assignmentFromSearch(search) {

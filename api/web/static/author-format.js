@@ -1,4 +1,4 @@
-// What the authoring pages decide without the DOM (tests/fast/test_author_pages.py runs these
+// What the authoring pages decide without the DOM (tests/unit/service/test_author_pages.py runs these
 // under Node): a version's short name, which action a version offers, a new file's path, the
 // acceptance rate in words, and which lines of a code a similarity match covers.
 

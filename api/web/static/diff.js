@@ -1,6 +1,6 @@
 // A line diff of two programs: the longest common subsequence of their lines, as unchanged,
 // removed and added lines with both line numbers. No DOM here (history.js draws it), so the
-// fast tests run it under Node.
+// unit tests run it under Node.
 const MAX_CELLS = 4_000_000; // the LCS table's size; past it (huge files) the middle is all "changed"
 
 // [{ kind: "same" | "removed" | "added", text, old, new }] turning `before` into `after`.

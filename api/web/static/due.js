@@ -1,4 +1,4 @@
-// Times of assignments, without the DOM (a fast test runs this module under Node): the API's UTC
+// Times of assignments, without the DOM (a unit test runs this module under Node): the API's UTC
 // timestamps read as dates, a distance in words ("in 2 days 3 hours"), what an assignment's
 // times mean now, and the form's datetime-local values turned into ISO 8601 with this browser's
 // offset (and back), since the API refuses a time without one.

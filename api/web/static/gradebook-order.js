@@ -1,4 +1,4 @@
-// The gradebook's order, without the DOM (a fast test runs this module under Node). Columns:
+// The gradebook's order, without the DOM (a unit test runs this module under Node). Columns:
 // "learner" (by name), "total" (the total score), or a problem's index (its best score, then
 // accepted before not, then fewer attempts). Rows that tie keep the learners' names in order.
 

@@ -1,8 +1,11 @@
-// An assignment's gradebook: learners x problems (best score, accepted, attempts, first accepted,
-// late, a link to the submission: the first accepted, else the latest), a total per learner,
+// An assignment's gradebook: learners x problems (best score after late penalties, what lateness
+// cost, accepted, attempts, first accepted, late, a link to the submission: the first accepted,
+// else the latest), each learner's own due time when they have an extension, a total per learner
+// out of the most it can be,
 // sortable by each column (buttons in the headers, aria-sort on the sorted one), and the CSV
 // export. The table scrolls sideways in its own box.
 import { api, ApiError, getToken } from "./api.js";
+import { penaltyWords } from "./assignment-page.js";
 import { assignmentHref } from "./courses.js";
 import { el, link, notice, setTitle, show, submissionHref, timeText } from "./dom.js";
 import { sortRows } from "./gradebook-order.js";
@@ -16,6 +19,7 @@ function cellView(cell, learner) {
     el("div", { class: "grade-line" }, el("span", { class: "number" }, score(cell.best_score)),
       cell.accepted ? el("span", { class: "badge verdict-accepted" }, "accepted") : el("span", { class: "muted" }, "not accepted"),
       cell.late ? el("span", { class: "tag late" }, "late") : null),
+    cell.penalty ? el("div", { class: "muted" }, `${score(cell.score_before_penalty)} less ${score(cell.penalty)} for lateness`) : null,
     el("div", { class: "muted" }, `${cell.attempts} attempt${cell.attempts === 1 ? "" : "s"}`),
     cell.first_accepted_at ? el("div", { class: "muted" }, `first accepted ${timeText(cell.first_accepted_at)}`) : null,
     cell.submission ? el("div", {}, link(submissionHref(cell.submission), cell.accepted ? "Accepted submission" : "Latest submission",
@@ -70,7 +74,7 @@ export async function gradebookPage(id, signal) {
   const columns = [
     { key: "learner", text: "Learner", first: "ascending" },
     ...book.problems.map((slug, index) => ({ key: index, text: slug, first: "descending" })),
-    { key: "total", text: "Total", first: "descending" },
+    { key: "total", text: `Total (of ${score(book.max_total)})`, first: "descending" },
   ];
   const body = el("tbody");
   const headers = columns.map((column) => {
@@ -95,9 +99,10 @@ export async function gradebookPage(id, signal) {
       mark.textContent = sorted ? (order.direction === "ascending" ? " ▲" : " ▼") : "";
     }
     body.replaceChildren(...sortRows(book.rows, order.column, order.direction).map((row) => el("tr", {},
-      el("th", { scope: "row" }, row.user),
+      el("th", { scope: "row" }, row.user,
+        row.extension ? el("div", { class: "muted extension-note" }, `extension: due ${timeText(row.due_at)} (${row.extension})`) : null),
       row.cells.map((cell) => cellView(cell, row.user)),
-      el("td", { class: "number total" }, score(row.total_score)))));
+      el("td", { class: "number total" }, `${score(row.total_score)} / ${score(book.max_total)}`))));
   };
   draw();
   show(
@@ -106,6 +111,8 @@ export async function gradebookPage(id, signal) {
     el("h1", {}, `Gradebook: ${assignment.title}`),
     el("p", { class: "muted" }, `Due ${timeText(assignment.due_at)} · late work `,
       assignment.late_policy === "accept" ? "accepted and marked late" : "refused",
+      assignment.late_policy === "accept" && assignment.late_until ? ` until ${timeText(assignment.late_until)}` : "",
+      penaltyWords(assignment) ? ` ·${penaltyWords(assignment)}` : "",
       ` · ${book.rows.length} learner${book.rows.length === 1 ? "" : "s"}`),
     el("p", { class: "actions" }, csvLink(assignment.id, say)),
     state,

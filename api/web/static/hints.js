@@ -1,5 +1,6 @@
 // Hints and the editorial of a problem. "Show a hint" reveals the next hint (the judge records
-// which ones each learner saw); "Read the editorial" appears once the learner may read it, and
+// which ones each learner saw); when a public test fails that a hint not shown yet is about, the
+// section offers that hint first ("Show the hint about ..."); "Read the editorial" appears once the learner may read it, and
 // until then the page says why it is not there. Hint and editorial HTML is the server's own
 // rendering of the problem's Markdown (raw HTML escaped), inserted by dom.js serverHtml.
 import { api } from "./api.js";
@@ -9,16 +10,22 @@ const path = (slug, what) => `/problems/${encodeURIComponent(slug)}/${what}`;
 
 function hintList(revealed) {
   return el("ol", { class: "hints" }, revealed.map((hint) => el("li", { class: "hint-item" },
-    el("h3", {}, `Hint ${hint.index}`), serverHtml(hint.html, "rendered"))));
+    el("h3", {}, `Hint ${hint.index}`),
+    hint.tests && hint.tests.length ? el("p", { class: "muted" }, `About the test${hint.tests.length === 1 ? "" : "s"} ${hint.tests.join(", ")}.`) : null,
+    serverHtml(hint.html, "rendered"))));
 }
 
 function hintsSection(problem, signal) {
   const total = problem.hints_total;
+  const about = problem.hint_tests || [];
   const list = el("div");
   const status = el("p", { class: "muted", "aria-live": "polite" });
   const button = el("button", { type: "button" }, "Show a hint");
+  const offer = el("div", { class: "hint-offer" });
+  let shownIndexes = new Set();
   const draw = (data) => {
     const revealed = data.revealed || [];
+    shownIndexes = new Set(revealed.map((h) => h.index));
     list.replaceChildren(revealed.length ? hintList(revealed) : "");
     const left = data.total - revealed.length;
     status.textContent = left > 0
@@ -26,11 +33,12 @@ function hintsSection(problem, signal) {
       : `All ${data.total} hints shown.`;
     button.hidden = left <= 0;
   };
-  button.addEventListener("click", async () => {
-    button.disabled = true;
+  const reveal = async (trigger, index) => {
+    trigger.disabled = true;
     try {
-      const data = await api(path(problem.slug, "hints"), { method: "POST", signal });
+      const data = await api(path(problem.slug, "hints") + (index ? `?hint=${index}` : ""), { method: "POST", signal });
       draw(data);
+      if (index) offer.replaceChildren();
       const items = list.querySelectorAll("li");
       if (items.length) items[items.length - 1].scrollIntoView({ block: "nearest", behavior: "smooth" });
     } catch (error) {
@@ -38,17 +46,28 @@ function hintsSection(problem, signal) {
       if (error.code === "no_more_hints") button.hidden = true;
       status.textContent = error.message;
     } finally {
-      button.disabled = false;
+      trigger.disabled = false;
     }
-  });
+  };
+  button.addEventListener("click", () => reveal(button));
   draw({ total, revealed: [] });
   if (problem.hints_revealed) {
     api(path(problem.slug, "hints"), { signal }).then(draw).catch((error) => {
       if (error.name !== "AbortError") status.textContent = `The hints you saw could not be loaded: ${error.message}`;
     });
   }
-  return el("section", { class: "hints-section", "aria-labelledby": "hints-heading" },
-    el("h2", { id: "hints-heading" }, "Hints"), list, status, button);
+  const section = el("section", { class: "hints-section", "aria-labelledby": "hints-heading" },
+    el("h2", { id: "hints-heading" }, "Hints"), list, status, offer, button);
+  // failing: the names of the public tests that failed in the latest result.
+  section.offerFor = (failing) => {
+    const index = about.findIndex((tests, i) => !shownIndexes.has(i + 1) && tests.some((t) => failing.includes(t)));
+    if (index < 0) return offer.replaceChildren();
+    const test = about[index].find((t) => failing.includes(t));
+    const take = el("button", { type: "button", class: "primary" }, `Show the hint about “${test}”`);
+    take.addEventListener("click", () => reveal(take, index + 1));
+    return offer.replaceChildren(el("p", {}, `Test “${test}” failed, and hint ${index + 1} is about it.`), take);
+  };
+  return section;
 }
 
 function editorialSection(problem, signal) {
@@ -82,5 +101,7 @@ export function hintsAndEditorial(problem, signal) {
   else if (problem.hints_total === 0) hints = el("p", { class: "muted" }, "This problem has no hints.");
   const hasEditorial = problem.has_editorial ?? problem.editorial_available;
   const editorial = hasEditorial ? editorialSection(problem, signal) : null;
-  return el("div", { class: "help" }, hints, editorial);
+  const help = el("div", { class: "help" }, hints, editorial);
+  help.offerFor = (failing) => hints?.offerFor?.(failing);
+  return help;
 }

@@ -1,7 +1,7 @@
 // One submission in flight per button (Run, Submit, Try): from the click until that submission's
 // verdict, or the error that refused it, the button is disabled and marked busy, so clicking
 // again sends nothing. Before, the buttons came back as soon as the submission was queued, and
-// eight fast clicks made five submissions, each one an attempt. No DOM of its own: a fast test
+// eight fast clicks made five submissions, each one an attempt. No DOM of its own: a unit test
 // runs it under Node.
 
 // hold(button): { busy, hold(), release() }. The button keeps its name (tests and screen readers

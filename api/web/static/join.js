@@ -105,20 +105,43 @@ function registerForm(code) {
   return form;
 }
 
+// The course the link leads to, or null when the link does not work (said on the page).
+async function courseOf(code) {
+  try {
+    return await api(`/courses/join/${encodeURIComponent(code)}`);
+  } catch (error) {
+    show(el("h1", {}, "Join a course"), el("p", { class: "notice error", role: "alert" }, refusal(error)),
+      el("p", {}, link("/courses", "Your courses"), " · ", link("/", "Problems")));
+    return null;
+  }
+}
+
 export async function joinPage(code) {
   setTitle("Join a course");
+  const course = await courseOf(code);
+  if (!course) return;
+  setTitle(`Join ${course.title}`);
+  const heading = el("h1", {}, `Join ${course.title}`);
   if (signedIn()) {
     const me = currentUser();
+    const mine = (await api("/courses").catch(() => [])).find((c) => c.id === course.id);
+    if (mine) {
+      show(heading,
+        el("p", { class: "notice", role: "status" }, `You are already ${mine.role === "instructor" ? "an instructor" : "a learner"} of `,
+          el("strong", {}, course.title), "."),
+        el("p", {}, link(courseHref(course.id), "Open the course"), " · ", link("/", "Problems")));
+      return;
+    }
     show(
-      el("h1", {}, "Join a course"),
+      heading,
       el("p", {}, me ? `You are signed in as ${me.name}. ` : "",
-        "This link makes you a learner of its course: you will see its assignments and what is due."),
+        "This link makes you a learner of ", el("strong", {}, course.title), ": you will see its assignments and what is due."),
       ...joinButton(code));
     return;
   }
   show(
-    el("h1", {}, "Join a course"),
-    el("p", {}, "This link makes you a learner of a course. Have an account? ",
+    heading,
+    el("p", {}, "This link makes you a learner of ", el("strong", {}, course.title), ". Have an account? ",
       link(signInHref(location.pathname), "Sign in first"), ", and you come back here to join."),
     el("section", { class: "account-card" },
       el("h2", { id: "register-heading" }, "New here? Make a learner account"),

@@ -57,6 +57,38 @@ export async function submissionListPage(signal) {
   await refreshWhilePending(await load(), load, signal);
 }
 
+// For the instructors of the course a late submission was handed in for: Excuse (it keeps its
+// whole score and is not counted late) or take the excuse back. Nothing for anyone else.
+async function excuseControl(submission, signal) {
+  if (!submission.assignment || submission.mode !== "submit" || !(submission.late || submission.excused)) return null;
+  const assignment = await api(`/assignments/${submission.assignment}`, { signal }).catch((error) => {
+    if (error.name === "AbortError") throw error;
+    return null;
+  });
+  if (!assignment || assignment.role !== "instructor") return null;
+  const state = el("span", { class: "muted", role: "status" });
+  const button = el("button", { type: "button" });
+  const draw = () => {
+    button.textContent = submission.excused ? "Count it late again" : "Excuse the lateness";
+    state.textContent = submission.excused ? " Excused: it keeps its whole score."
+      : submission.penalty ? ` Late: it loses ${submission.penalty}% of its score.` : " Late.";
+  };
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const changed = await api(`/submissions/${submission.id}/excuse`, { method: "PUT", json: { excused: !submission.excused }, signal });
+      Object.assign(submission, { excused: changed.excused, late: changed.late, penalty: changed.penalty });
+      draw();
+    } catch (error) {
+      if (error.name !== "AbortError") state.textContent = ` Not changed: ${error.message}`;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  draw();
+  return el("p", { class: "excuse actions" }, `For ${assignment.title}: `, button, state);
+}
+
 export async function submissionPage(id, signal) {
   setTitle(`Submission #${id}`);
   const submission = await api(`/submissions/${id}`, { signal });
@@ -76,6 +108,7 @@ export async function submissionPage(id, signal) {
       }
     },
   }, "Open this code in the editor");
+  const excuse = await excuseControl(submission, signal);
   show(
     el("h1", {}, `Submission #${submission.id}`),
     el("p", { class: "meta" },
@@ -83,6 +116,7 @@ export async function submissionPage(id, signal) {
       el("span", { class: "muted" }, ` · ${submission.user} · ${timeText(submission.created_at)} · version `),
       el("code", {}, submission.problem_version),
       " · ", link(`${problemHref(submission.problem)}/history`, "history and diffs")),
+    excuse,
     status,
     panel,
     el("h2", {}, "Code"),

@@ -1,6 +1,6 @@
 // Where to go after signing in: the ?next= of /sign-in. Only a path of this site is followed, so
 // a link whose next= names another site (a full URL, or //host) cannot send someone away after they
-// signed in (an open redirect). No DOM here: a fast test runs it under Node.
+// signed in (an open redirect). No DOM here: a unit test runs it under Node.
 
 const FALLBACK = "/";
 const BASE = "http://judge.invalid";

@@ -3,7 +3,7 @@
 // its details below them. A reload shows the latest submission to the problem again.
 import { api } from "./api.js";
 import { assignmentContext } from "./assignment-banner.js";
-import { badge, el, link, notice, percent, serverHtml, setTitle, show } from "./dom.js";
+import { badge, el, link, notice, percent, problemHref, serverHtml, setTitle, show } from "./dom.js";
 import { editor, loadDraft, saveDraft } from "./editor.js";
 import { hintsAndEditorial } from "./hints.js";
 import { holdButton, idempotencyKey } from "./inflight.js";
@@ -70,6 +70,16 @@ async function latestSubmission(slug, signal) {
   return latest ? api(`/submissions/${latest.id}`, { signal }) : null;
 }
 
+// "Track: Overlap metrics · 3 of 16 · ← previous · next →", when the problem is in a track.
+function trackNav(place) {
+  if (!place) return null;
+  return el("nav", { class: "track-nav", "aria-label": "Track" },
+    "Track: ", link(`/?track=${encodeURIComponent(place.slug)}`, place.title),
+    ` · problem ${place.position} of ${place.total}`,
+    place.previous ? [" · ", link(problemHref(place.previous), "← previous", { rel: "prev" })] : null,
+    place.next ? [" · ", link(problemHref(place.next), "next →", { rel: "next" })] : null);
+}
+
 export async function problemPage(slug, signal) {
   setTitle(slug);
   let problem = await api(problemPath(slug), { signal });
@@ -83,7 +93,11 @@ export async function problemPage(slug, signal) {
   let sentHere = false; // sent from this page since it loaded, so the reload's latest is not shown
   let layout = null;
   const help = el("div");
-  const drawHelp = () => help.replaceChildren(hintsAndEditorial(problem, signal));
+  let helpNode = null;
+  const drawHelp = () => {
+    helpNode = hintsAndEditorial(problem, signal);
+    help.replaceChildren(helpNode);
+  };
 
   const draft = loadDraft(slug);
   // The editor: { element, value, goToLine(line, column), focus() } (editor.js).
@@ -94,9 +108,14 @@ export async function problemPage(slug, signal) {
   };
 
   const say = liveStatus(status); // the ticking seconds stay out of the live region
+  const publicNames = problem.public_tests.map((t) => t.name);
   const draw = (submission, elapsed) => {
     say.show(submission);
     panel.replaceChildren(resultView(submission, problem.parameters, { elapsed, goToLine }));
+    if (submission.status === "done" && submission.mode !== "try") {
+      const failing = (submission.tests || []).filter((t) => t.status !== "passed" && publicNames.includes(t.name));
+      helpNode?.offerFor?.(failing.map((t) => t.name));
+    }
   };
   const reveal = () => {
     if (isNarrow()) {
@@ -139,9 +158,14 @@ export async function problemPage(slug, signal) {
         headers: { "Idempotency-Key": idempotencyKey() }, signal });
     } catch (error) {
       held?.release();
-      const tried = body.mode === "try"; // the try form shows its refusal under the fields
-      say.say(error.name === "AbortError" ? "" : `Not sent: see the message ${tried ? "under the form" : "below"}`);
-      if (error.name !== "AbortError" && !tried) panel.replaceChildren(notice(error.message, "error"));
+      if (error.name !== "AbortError") {
+        // The refusal keeps the panel: a submission still followed must not draw over it.
+        shown = null;
+        const tried = body.mode === "try"; // the try form shows its refusal under the fields
+        say.say(`Not sent: see the message ${tried ? "under the form" : "below"}`);
+        panel.replaceChildren(tried ? el("p", { class: "muted" }, "Not tried: the message is under the form.")
+          : notice(error.message, "error"));
+      }
       throw error;
     }
     try {
@@ -206,7 +230,8 @@ export async function problemPage(slug, signal) {
         progressBadge(problem),
         link(`${problemPath(slug)}/history`, "history and diffs"),
         link(`/submissions?problem=${encodeURIComponent(slug)}`, "all my submissions")),
-      statsLine(slug, signal)),
+      statsLine(slug, signal),
+      trackNav(problem.track)),
     layout.bar,
     el("div", { class: "columns" }, statementPanel, el("section", { class: "right" }, codePanel, resultsPanel)));
 

@@ -60,12 +60,30 @@ function select(label, id, options, value, onChange) {
   return el("div", { class: "filter" }, el("label", { for: id }, label), node);
 }
 
+// Each track: its progress, the problem to try next, and a button that shows only its problems.
+function trackTable(tracks, titles, choose) {
+  return scrollBox(el("table", { class: "list tracks" },
+    el("caption", {}, "Tracks, in the order to take them"),
+    el("thead", {}, el("tr", {}, ["Track", "Solved", "Next to try"].map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, tracks.map((t) => el("tr", {},
+      el("th", { scope: "row" },
+        el("button", { type: "button", class: "link-button", onclick: () => choose(t.slug) }, t.title),
+        el("p", { class: "muted track-summary" }, t.summary)),
+      el("td", { class: "number" }, `${t.solved} of ${t.total}`,
+        el("progress", { max: String(t.total || 1), value: String(t.solved), "aria-label": `${t.title}: ${t.solved} of ${t.total} solved` })),
+      el("td", {}, t.next ? link(problemHref(t.next), titles.get(t.next) || t.next)
+        : t.total ? "all solved ✓" : "no problem published yet"))))));
+}
+
 export async function problemListPage(signal) {
   setTitle("Problems");
-  const problems = await api("/problems", { signal });
+  const [problems, tracks] = await Promise.all([api("/problems", { signal }),
+    api("/tracks", { signal }).catch(() => [])]); // an older judge has no tracks
   const tracked = problems.some((p) => "progress" in p); // an older judge tells no progress
   const query = new URLSearchParams(location.search);
-  const filters = { tag: query.get("tag") || "", difficulty: query.get("difficulty") || "", status: query.get("status") || "" };
+  const filters = { track: query.get("track") || "", tag: query.get("tag") || "",
+    difficulty: query.get("difficulty") || "", status: query.get("status") || "" };
+  const inTrack = new Map(tracks.map((t) => [t.slug, t.problems.map((p) => p.slug)]));
   const tags = [...new Set(problems.flatMap((p) => p.tags))].sort();
   const results = el("div");
 
@@ -76,7 +94,9 @@ export async function problemListPage(signal) {
     draw();
   };
   const draw = () => {
-    const shown = problems.filter((p) => (!filters.tag || p.tags.includes(filters.tag))
+    const order = inTrack.get(filters.track);
+    const picked = order ? order.map((slug) => problems.find((p) => p.slug === slug)).filter(Boolean) : problems;
+    const shown = picked.filter((p) => (!filters.tag || p.tags.includes(filters.tag))
       && (!filters.difficulty || p.difficulty === filters.difficulty)
       && (!filters.status || statusOf(p) === filters.status));
     const rows = shown.map((p) => el("tr", {},
@@ -100,6 +120,8 @@ export async function problemListPage(signal) {
   const attempted = problems.filter((p) => p.progress === "attempted").length;
   const rank = (d) => (DIFFICULTIES.includes(d) ? DIFFICULTIES.indexOf(d) : DIFFICULTIES.length);
   const filterBar = el("div", { class: "filters" },
+    tracks.length ? select("Track", "filter-track", [["", "any track"], ...tracks.map((t) => [t.slug, t.title])],
+      filters.track, (v) => setFilter("track", v)) : null,
     select("Tag", "filter-tag", [["", "any tag"], ...tags.map((t) => [t, t])], filters.tag, (v) => setFilter("tag", v)),
     select("Difficulty", "filter-difficulty", [["", "any difficulty"], ...DIFFICULTIES.map((d) => [d, d])],
       filters.difficulty, (v) => setFilter("difficulty", v)),
@@ -118,6 +140,7 @@ export async function problemListPage(signal) {
     tracked ? el("p", { class: "summary" }, `You have solved ${solved} of ${problems.length} problems`,
       attempted ? ` and attempted ${attempted} more.` : ".") : null,
     tracked ? byDifficulty(tally(problems, (p) => [p.difficulty]), rank, choose("difficulty")) : null,
+    tracks.length ? trackTable(tracks, new Map(problems.map((p) => [p.slug, p.title])), choose("track")) : null,
     filterBar,
     results,
     tracked ? el("details", { class: "progress-counts", open: true },

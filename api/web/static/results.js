@@ -91,6 +91,13 @@ function tryView(submission, parameters, goToLine) {
     test.stdout ? el("div", {}, el("h3", {}, "Printed"), el("pre", {}, test.stdout)) : null);
 }
 
+// Handed in after the learner's due time: marked, with what it costs in the gradebook.
+export function lateTag(submission) {
+  if (submission.excused) return el("span", { class: "tag" }, "late, excused");
+  if (!submission.late || submission.mode !== "submit") return null;
+  return el("span", { class: "tag late" }, submission.penalty ? `late: −${submission.penalty}% of the score` : "late");
+}
+
 // options: elapsed (seconds waited so far, while pending), goToLine(line, column) for citations.
 export function resultView(submission, parameters, options) {
   const { elapsed, goToLine } = options || {};
@@ -105,6 +112,7 @@ export function resultView(submission, parameters, options) {
         total ? el("span", { class: "muted" }, ` (${passed} of ${total} tests passed)`) : null)
       : done ? null : el("span", { class: "muted" }, elapsed === undefined ? "waiting for the judge" : `waiting for the judge · ${elapsed} s`),
     el("span", { class: "tag" }, MODES[submission.mode] || submission.mode),
+    lateTag(submission),
     link(submissionHref(submission.id), `#${submission.id}`, { class: "muted" }));
   return el("div", { class: "result" },
     head,
@@ -151,16 +159,19 @@ export async function follow(submission, onChange, signal) {
   const ticker = setInterval(draw, 1000);
   let streaming = true;
   let failures = 0;
+  let lastEventId = ""; // a stream opened again resumes after the last event it had
   try {
     while (submission.status !== "done") {
       if (streaming) {
         try {
           let received = 0;
-          for await (const { event, data } of eventStream(`/submissions/${submission.id}/events`, signal)) {
-            if (event !== "status") continue;
+          const path = `/submissions/${submission.id}/events`;
+          for await (const { event, data, id } of eventStream(path, signal, lastEventId)) {
+            if (event !== "status" && event !== "done") continue;
             const update = JSON.parse(data);
-            // Until done an event carries id, status, verdict and score; the last one, everything.
-            submission = update.status === "done" ? update : { ...submission, ...update };
+            // A status event carries id, status, verdict and score; the done event, everything.
+            submission = event === "done" ? update : { ...submission, ...update };
+            lastEventId = id;
             received += 1;
             draw();
           }

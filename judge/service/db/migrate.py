@@ -7,7 +7,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 
-from judge.settings import get_settings
+from judge.service.settings import get_settings
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 

@@ -37,6 +37,11 @@ class LatePolicy(StrEnum):
     REFUSE = "refuse"  # refused once the assignment is due
 
 
+class PenaltyUnit(StrEnum):
+    HOUR = "hour"
+    DAY = "day"
+
+
 class CourseRole(StrEnum):
     INSTRUCTOR = "instructor"
     LEARNER = "learner"
@@ -49,6 +54,9 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(20))
     # An argon2 hash; None for a user who signs in with API tokens only (e.g. made by the CLI).
     password_hash: Mapped[str | None] = mapped_column(String(200), default=None)
+    # The key that signs this user's webhooks (judge.service.webhooks.signing): kept as it is,
+    # since signing needs it; made at first use, replaced on rotation.
+    webhook_secret: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -161,10 +169,35 @@ class Assignment(Base):
     opens_at: Mapped[datetime]
     due_at: Mapped[datetime]
     late_policy: Mapped[str] = mapped_column(String(10), default=LatePolicy.ACCEPT)
+    # Late work (policy accept): taken until late_until (None: no limit), and its score loses
+    # penalty_percent per started penalty_unit past the due time, down to penalty_floor percent.
+    late_until: Mapped[datetime | None] = mapped_column(default=None)
+    penalty_percent: Mapped[float] = mapped_column(default=0.0)
+    penalty_unit: Mapped[str] = mapped_column(String(10), default=PenaltyUnit.DAY)
+    penalty_floor: Mapped[float] = mapped_column(default=0.0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     course: Mapped[Course] = relationship(back_populates="assignments")
     problems: Mapped[list[AssignmentProblem]] = relationship(
         cascade="all, delete-orphan", order_by="AssignmentProblem.position")
+    extensions: Mapped[list[Extension]] = relationship(
+        cascade="all, delete-orphan", order_by="Extension.id")
+
+
+class Extension(Base):
+    """One learner's own due time (and last accepted time) for an assignment, with the reason."""
+
+    __tablename__ = "assignment_extensions"
+    __table_args__ = (UniqueConstraint("assignment_id", "user_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    due_at: Mapped[datetime]
+    late_until: Mapped[datetime | None] = mapped_column(default=None)
+    reason: Mapped[str] = mapped_column(String(500))
+    granted_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    granted_at: Mapped[datetime] = mapped_column(default=utcnow)
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    granter: Mapped[User | None] = relationship(foreign_keys=[granted_by])
 
 
 class AssignmentProblem(Base):
@@ -241,7 +274,12 @@ class Submission(Base):
     # Sent for an assignment (it counts in that assignment's gradebook), and whether after its due time.
     assignment_id: Mapped[int | None] = mapped_column(
         ForeignKey("assignments.id", ondelete="SET NULL"), default=None, index=True)
+    # Derived from the assignment's rules and the learner's extension, and derived again whenever
+    # they change (judge.service.lateness): past the learner's due time, and the percent of its
+    # score that lateness costs. An instructor may excuse it: no penalty, not counted late.
     late: Mapped[bool] = mapped_column(default=False)
+    penalty: Mapped[float] = mapped_column(default=0.0)
+    excused: Mapped[bool] = mapped_column(default=False)
     idempotency_key: Mapped[str | None] = mapped_column(String(200))
     request_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -251,6 +289,11 @@ class Submission(Base):
     # The claim of the one worker judging it: renewed while it judges, taken over only once expired.
     lease_token: Mapped[str | None] = mapped_column(String(32))
     lease_expires_at: Mapped[datetime | None]
+    # Where the verdict is posted once it is committed (judge.service.webhooks), and the batch
+    # whose ``batch.done`` waits for it.
+    callback_url: Mapped[str | None] = mapped_column(String(2048), default=None)
+    webhook_batch_id: Mapped[int | None] = mapped_column(
+        ForeignKey("webhook_batches.id", ondelete="SET NULL"), default=None, index=True)
     user: Mapped[User] = relationship()
     problem: Mapped[ProblemRow] = relationship()
     version: Mapped[ProblemVersion] = relationship()
@@ -296,3 +339,62 @@ class WorkerHeartbeat(Base):
     __tablename__ = "worker_heartbeats"
     name: Mapped[str] = mapped_column(String(200), primary_key=True)
     seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class WebhookBatch(Base):
+    """Submissions sent together with one callback URL: ``batch.done`` is posted once every one
+    of them is done, after the batch is sealed (all its submissions are stored)."""
+
+    __tablename__ = "webhook_batches"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    callback_url: Mapped[str] = mapped_column(String(2048))
+    sealed: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    done_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class WebhookDelivery(Base):
+    """One event to post (the outbox): written in the transaction that commits the verdict, then
+    posted by the webhook worker until the receiver answers 2xx or a day has passed. ``body`` is
+    fixed when the row is written, so every attempt signs and sends the same bytes."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (Index("ix_webhook_deliveries_due", "state", "next_attempt_at"),
+                      Index("ix_webhook_deliveries_user", "user_id", "state"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delivery_id: Mapped[str] = mapped_column(String(32), unique=True)  # the Judge-Delivery header
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    submission_id: Mapped[int | None] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), default=None, index=True)
+    batch_id: Mapped[int | None] = mapped_column(
+        ForeignKey("webhook_batches.id", ondelete="CASCADE"), default=None, index=True)
+    event: Mapped[str] = mapped_column(String(30))  # a WebhookEvent
+    url: Mapped[str] = mapped_column(String(2048))
+    body: Mapped[str] = mapped_column(Text)
+    state: Mapped[str] = mapped_column(String(10), default="pending")  # a DeliveryState
+    attempts: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    next_attempt_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # When its message was last sent: the sweep sends another only once this is old (lost).
+    sent_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The claim of the one worker posting it now, so that two messages never post it twice at once.
+    lease_until: Mapped[datetime | None] = mapped_column(default=None)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    attempt_log: Mapped[list[WebhookAttempt]] = relationship(
+        order_by="WebhookAttempt.id", cascade="all, delete-orphan")
+
+
+class WebhookAttempt(Base):
+    """One POST of a delivery: the receiver's status, or why there was none."""
+
+    __tablename__ = "webhook_attempts"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    delivery_id: Mapped[int] = mapped_column(ForeignKey("webhook_deliveries.id", ondelete="CASCADE"),
+                                             index=True)
+    attempted_at: Mapped[datetime] = mapped_column(default=utcnow)
+    duration_ms: Mapped[int]
+    status_code: Mapped[int | None] = mapped_column(default=None)
+    error: Mapped[str | None] = mapped_column(String(300), default=None)
+    # The start of the receiver's answer, cut short: enough to debug, never a store of its data.
+    response_snippet: Mapped[str | None] = mapped_column(String(300), default=None)

@@ -6,7 +6,7 @@ import math
 import sys
 from collections import Counter
 
-codec = sys.modules["sandbox.codec"]
+codec = sys.modules["sandbox.inside.codec"]
 _encode = codec.encode
 _originals = {}
 

@@ -1,6 +1,6 @@
 # problem: secret_lookup
 # verdict: wrong_answer
-# attack: tries to rewrite the supervisor's code on disk (/opt/judge/sandbox/*.py), sitecustomize and the Python library, and to become root
+# attack: tries to rewrite the supervisor's code on disk (/opt/judge/sandbox/inside/*.py), sitecustomize and the Python library, and to become root
 # max-seconds: 10
 import contextlib
 import os
@@ -9,8 +9,8 @@ import sys
 
 def lookup(key):
     wrote = []
-    targets = ["/opt/judge/sandbox/harness.py", "/opt/judge/sandbox/protocol.py",
-               "/opt/judge/sandbox/learner.py", "/opt/judge/sandbox/evil.py"]
+    targets = ["/opt/judge/sandbox/inside/harness.py", "/opt/judge/sandbox/inside/protocol.py",
+               "/opt/judge/sandbox/inside/learner.py", "/opt/judge/sandbox/inside/evil.py"]
     targets += [os.path.join(p, "sitecustomize.py") for p in sys.path if p]
     for path in targets:
         try:

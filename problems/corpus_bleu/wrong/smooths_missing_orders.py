@@ -1,0 +1,85 @@
+# verdict: wrong_answer
+# Mistake: borrows sentence BLEU's fixes: drops orders without any n-gram and smooths
+# orders without a match, instead of returning 0.0 for any zero precision.
+
+import math
+import re
+from collections import Counter
+
+MAX_ORDER = 4
+
+_SUBSTITUTIONS = (
+    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+)
+
+
+def _tokenize_13a(text: str) -> list[str]:
+    line = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    line = f" {line} "
+    for pattern, replacement in _SUBSTITUTIONS:
+        line = pattern.sub(replacement, line)
+    return line.split()
+
+
+def _ngrams(tokens: list[str]) -> Counter:
+    counts: Counter = Counter()
+    for n in range(1, MAX_ORDER + 1):
+        for i in range(len(tokens) - n + 1):
+            counts[tuple(tokens[i:i + n])] += 1
+    return counts
+
+
+def corpus_bleu(hypotheses: list[str], references: list[list[str]]) -> float:
+    if len(hypotheses) != len(references):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+    if not hypotheses:
+        raise ValueError("the corpus has no sentences")
+    for i, refs in enumerate(references):
+        if not refs:
+            raise ValueError(f"sentence {i} has no reference")
+
+    matches = [0] * MAX_ORDER
+    totals = [0] * MAX_ORDER
+    hyp_length = 0
+    ref_length = 0
+    for hypothesis, refs in zip(hypotheses, references, strict=True):
+        hyp = _tokenize_13a(hypothesis.rstrip())
+        # Clip against the largest count of each n-gram in any single reference of this sentence.
+        max_ref_counts: Counter = Counter()
+        ref_lengths = []
+        for reference in refs:
+            tokens = _tokenize_13a(reference.rstrip())
+            ref_lengths.append(len(tokens))
+            for gram, count in _ngrams(tokens).items():
+                if count > max_ref_counts[gram]:
+                    max_ref_counts[gram] = count
+        for gram, count in _ngrams(hyp).items():
+            totals[len(gram) - 1] += count
+            matches[len(gram) - 1] += min(count, max_ref_counts[gram])
+        c = len(hyp)
+        hyp_length += c
+        # Closest reference length; a tie goes to the shorter reference.
+        ref_length += min(ref_lengths, key=lambda length: (abs(c - length), length))
+
+    # No smoothing: one order without a match (or without any n-gram) makes the score 0.
+    if sum(matches) == 0:
+        return 0.0
+
+    penalty = 1.0 if hyp_length >= ref_length else math.exp(1 - ref_length / hyp_length)
+    log_sum = 0.0
+    order = 0
+    zero_orders = 0
+    for m, t in zip(matches, totals, strict=True):
+        if t == 0:
+            break
+        order += 1
+        if m == 0:
+            zero_orders += 1
+            log_sum += math.log(1.0 / (2 ** zero_orders * t))
+        else:
+            log_sum += math.log(m / t)
+    return penalty * math.exp(log_sum / order)

@@ -1,0 +1,25 @@
+# verdict: wrong_answer
+# Mistake: counts every pair that is not concordant as discordant, ties included.
+import math
+
+
+def kendall_tau(x, y):
+    if len(x) != len(y):
+        raise ValueError("lengths differ")
+    n = len(x)
+    if n < 2:
+        raise ValueError("at least 2 pairs")
+    c = d = tx = ty = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx = (x[i] > x[j]) - (x[i] < x[j])
+            dy = (y[i] > y[j]) - (y[i] < y[j])
+            tx += dx == 0
+            ty += dy == 0
+            if dx * dy > 0:
+                c += 1
+            else:
+                d += 1
+    pairs = n * (n - 1) // 2
+    den = (pairs - tx) * (pairs - ty)
+    return (c - d) / math.sqrt(den) if den else None

@@ -1,0 +1,17 @@
+# verdict: runtime_error
+# Mistake: divides without checking for a zero denominator (a class never predicted or present).
+import math
+
+
+def matthews_corrcoef(gold, predicted):
+    if len(gold) != len(predicted) or not gold:
+        raise ValueError("bad lengths")
+    tp = tn = fp = fn = 0
+    for g, p in zip(gold, predicted):
+        if g not in (0, 1) or p not in (0, 1):
+            raise ValueError("labels must be 0 or 1")
+        tp += g == 1 and p == 1
+        tn += g == 0 and p == 0
+        fp += g == 0 and p == 1
+        fn += g == 1 and p == 0
+    return (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))

@@ -1,0 +1,7 @@
+# verdict: wrong_answer
+# Mistake: counts every relevant position in the window, so a repeated id is a hit each time.
+def precision_at_k(ranking, relevant, k):
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    wanted = set(relevant)
+    return sum(1 for doc in ranking[:k] if doc in wanted) / k

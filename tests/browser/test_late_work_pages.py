@@ -1,0 +1,96 @@
+"""Late work in the browser: an instructor sets a late penalty, grants one learner an extension
+from the assignment's page, reads penalties and totals out of their maximum in the gradebook and
+excuses a late submission from its page; the learner with the extension reads their own due time.
+Judged for real by the session worker; axe clean, and the assignment page fits 375 px."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright
+
+require_playwright()
+
+from playwright.sync_api import expect  # noqa: E402
+
+from judge.service.db.models import Role  # noqa: E402
+from tests.browser.conftest import Account, PageFactory, make_account  # noqa: E402
+from tests.browser.test_pages import FIXTURE, drawn  # noqa: E402
+from tests.utils.service import REFERENCE  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def call(base: str, account: Account, method: str, path: str, **body: Any) -> Any:
+    response = httpx.request(method, f"{base}/api/v1{path}", headers={"Authorization": f"Bearer {account.token}"},
+                             json=body or None, timeout=60)
+    assert response.is_success, response.text
+    return response.json()
+
+
+def iso(hours: float) -> str:
+    return (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
+
+
+def test_an_instructor_runs_late_work_from_the_pages(open_page: PageFactory, live_server: str,
+                                                      worker: subprocess.Popen[bytes]) -> None:
+    teacher = make_account(Role.INSTRUCTOR, "late-teacher")
+    ann, bob = make_account(Role.LEARNER, "late-ann"), make_account(Role.LEARNER, "late-bob")
+    course = call(live_server, teacher, "POST", "/courses", title=f"Late work {uuid.uuid4().hex[:4]}")
+    for learner in (ann, bob):
+        call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
+    # Due 50 hours ago: three started days at 10 percent each.
+    week = call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 3",
+                opens_at=iso(-100), due_at=iso(-50), late_policy="accept", penalty_percent=10,
+                penalty_unit="day", penalty_floor=50, problems=[FIXTURE.slug])
+    sent = call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=REFERENCE, assignment=week["id"])
+    done = call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30")
+    assert (done["verdict"], done["late"], done["penalty"]) == ("accepted", True, 30.0), done
+
+    page = open_page(token=teacher.token)
+    drawn(page, f"/assignments/{week['id']}")
+    expect(page.get_by_text("A late score loses 10% per started day, never below 50% of the score.")).to_be_visible()
+    extensions = page.get_by_role("region", name="Extensions")
+    expect(extensions).to_contain_text("Every learner is on the assignment's due time.")
+    extensions.get_by_label("Learner").select_option(label=bob.name)
+    extensions.get_by_label("Reason").fill("a family emergency")
+    extensions.get_by_role("button", name="Grant the extension").click()
+    expect(extensions.get_by_role("status")).to_contain_text(f"{bob.name} is now due")
+    expect(extensions.get_by_role("row").filter(has_text=bob.name)).to_contain_text("a family emergency")
+    assert_accessible(page)
+
+    drawn(page, f"/assignments/{week['id']}/gradebook")
+    ann_row = page.get_by_role("row").filter(has_text=ann.name)
+    expect(ann_row).to_contain_text("1.00 less 0.30 for lateness")
+    expect(ann_row).to_contain_text("0.70 / 1.00")
+    expect(page.get_by_role("row").filter(has_text=bob.name)).to_contain_text("extension: due")
+    expect(page.get_by_role("button", name="Total (of 1.00)")).to_be_visible()
+    assert_accessible(page)
+
+    # From the gradebook to ann's submission, excused there.
+    ann_row.get_by_role("link", name=re.compile("Accepted submission")).click()
+    expect(page.get_by_text("Late: it loses 30% of its score.")).to_be_visible()
+    page.get_by_role("button", name="Excuse the lateness").click()
+    expect(page.get_by_text("Excused: it keeps its whole score.")).to_be_visible()
+    drawn(page, f"/assignments/{week['id']}/gradebook")
+    expect(page.get_by_role("row").filter(has_text=ann.name)).to_contain_text("1.00 / 1.00")
+
+    # bob reads his own due time and reason; ann, the assignment's.
+    for learner, words in ((bob, "You are due"), (ann, "Due ")):
+        phone = open_page(token=learner.token, width=375, height=740)
+        drawn(phone, f"/assignments/{week['id']}")
+        line = phone.locator(".due-line")
+        expect(line).to_contain_text(words)
+        if learner is bob:
+            expect(line).to_contain_text("Your extension: a family emergency.")
+        else:
+            expect(line).not_to_contain_text("extension")
+        assert horizontal_overflow(phone) is None
+        assert_accessible(phone)

@@ -1,0 +1,91 @@
+"""The test tree's shape: every test module has a name of its own across the whole of tests/,
+named after what it tests (never after an issue number), and the root conftest marks each test
+by what it needs (``unit`` for none of Docker, the real stack or a browser), which ``-m`` then
+selects. Read from the file tree and from a real ``pytest --collect-only`` in a child process.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+
+from tests.conftest import SERVICE_MARKERS
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+# Names every package repeats by design; problem folders (a problem.toml beside them) hold the
+# problem's own files (reference.py, starter.py), which are data, not test modules.
+SHARED_NAMES = {"__init__.py", "conftest.py"}
+ISSUE_NUMBER = re.compile(r"issue[_-]?\d", re.IGNORECASE)
+
+
+def python_files(tree: Path) -> list[Path]:
+    problems = {path.parent for path in tree.rglob("problem.toml")}
+    return sorted(path for path in tree.rglob("*.py")
+                  if "__pycache__" not in path.parts and not problems.intersection(path.parents))
+
+
+def repeated_names(files: list[Path], tree: Path) -> dict[str, list[str]]:
+    where: dict[str, list[str]] = defaultdict(list)
+    for path in files:
+        if path.name not in SHARED_NAMES:
+            where[path.name].append(path.relative_to(tree).as_posix())
+    return {name: paths for name, paths in where.items() if len(paths) > 1}
+
+
+def named_after_an_issue(files: list[Path]) -> list[str]:
+    return [path.name for path in files if ISSUE_NUMBER.search(path.stem)]
+
+
+def test_no_module_name_appears_twice_under_tests() -> None:
+    files = python_files(TESTS)
+    assert TESTS / "unit" / "service" / "conftest.py" in files and len(files) > 100  # the walk sees the tree
+    assert repeated_names(files, TESTS) == {}
+
+
+def test_no_test_module_is_named_after_an_issue() -> None:
+    assert named_after_an_issue(python_files(TESTS)) == []
+
+
+def test_the_shape_checks_catch_what_they_forbid(tmp_path: Path) -> None:
+    for relative in ["unit/test_courses.py", "stack/test_courses.py", "stack/test_authorization_issue11.py",
+                     "unit/conftest.py", "stack/conftest.py", "a_problem/reference.py", "b_problem/reference.py"]:
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text("")
+    (tmp_path / "a_problem" / "problem.toml").write_text("")
+    (tmp_path / "b_problem" / "problem.toml").write_text("")
+    files = python_files(tmp_path)
+    assert repeated_names(files, tmp_path) == {"test_courses.py": ["stack/test_courses.py", "unit/test_courses.py"]}
+    assert named_after_an_issue(files) == ["test_authorization_issue11.py"]
+
+
+def test_every_marker_the_hook_adds_is_registered_and_fast_is_gone() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    registered = {line.split(":")[0] for line in config["tool"]["pytest"]["ini_options"]["markers"]}
+    assert {"unit", "slow", *SERVICE_MARKERS} <= registered
+    assert "fast" not in registered
+
+
+def collected(marker: str, *paths: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "-m", marker, *paths], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode in (0, 5), done.stdout + done.stderr  # 5: everything deselected
+    return {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+
+
+def test_the_root_conftest_marks_tests_by_the_fixtures_they_get() -> None:
+    unit = "tests/unit/service/test_verdicts.py"  # the in-process client: nothing outside the process
+    own_browser = "tests/unit/service/test_accounts_api.py"  # a fixture named `browser`, not Playwright's
+    engine = "tests/unit/engine/test_grading.py"
+    stack = "tests/stack/test_lifecycle.py"  # the stack's client: the session worker and Docker
+    declared = "tests/stack/test_upload_safety.py"  # says `stack` itself: its app is on the session's database
+    playwright = "tests/browser/test_pages.py"
+    paths = (unit, own_browser, engine, stack, declared, playwright)
+    assert collected("unit", *paths) == {unit, own_browser, engine}
+    assert collected("stack and docker", *paths) == {stack}
+    assert collected("stack and not docker", *paths) == {declared, playwright}  # its live server
+    assert collected("browser", *paths) == {playwright}

@@ -1,0 +1,83 @@
+"""The validation report an author reads: the reference's verdict and score, whether two runs of
+it agree, each known-wrong solution against the verdict it declares, and the test counts."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from judge.problems import load_problem
+from judge.results import Verdict
+from judge.validation import check_problem, validate_problem
+from sandbox.inside import codec
+from sandbox.inside.protocol import CallResult
+from sandbox.interface import Payload, TestInput
+from tests.unit.service.exec_sandbox import ExecSandbox
+from tests.utils.fake_sandbox import FakeSandbox, returned
+from tests.utils.problem_factory import make_problem
+
+HIDDEN = [{"name": f"h{i}", "args": [[float(i), float(i)]], "expected": float(i)} for i in range(3)]
+WRONG = {"halves": "# verdict: wrong_answer\ndef mean(v):\n    return 0.5\n",
+         "raises": "# verdict: runtime_error\ndef mean(v):\n    return v[10]\n"}
+
+
+def test_a_sound_problem_reports_every_part(tmp_path: Path) -> None:
+    problem = load_problem(make_problem(tmp_path, hidden=HIDDEN, wrong=WRONG))
+    report = check_problem(problem, ExecSandbox())
+    assert report.ok and report.failures == ()
+    assert report.as_json() == {
+        "reference": {"verdict": "accepted", "score": 1.0, "passed": 4, "total": 4},
+        "deterministic": True,
+        "wrong": [{"file": "wrong/halves.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True},
+                  {"file": "wrong/raises.py", "declared": "runtime_error", "got": "runtime_error",
+                   "ok": True}],
+        "public_tests": 1,
+        "hidden_tests": 3,
+        "failures": [],
+    }
+    assert validate_problem(problem, ExecSandbox()) == []
+
+
+def test_a_wrong_solution_that_gets_another_verdict_is_named(tmp_path: Path) -> None:
+    wrong = {"slow": "# verdict: time_limit_exceeded\ndef mean(v):\n    return 0.5\n"}
+    problem = load_problem(make_problem(tmp_path, hidden=HIDDEN, wrong=wrong))
+    report = check_problem(problem, ExecSandbox())
+    assert not report.ok
+    assert [w.as_json() for w in report.wrong] == [
+        {"file": "wrong/slow.py", "declared": "time_limit_exceeded", "got": "wrong_answer", "ok": False}]
+    assert report.failures == ("mean: wrong/slow.py got wrong_answer, declared time_limit_exceeded",)
+    assert report.reference_verdict is Verdict.ACCEPTED and report.deterministic
+
+
+def test_a_failing_reference_reports_its_verdict_and_score(tmp_path: Path) -> None:
+    # Expected 9.0 where the mean is 1.0: the reference fails one hidden test of three.
+    hidden = [*HIDDEN[:2], {"name": "bad", "args": [[1.0]], "expected": 9.0}]
+    problem = load_problem(make_problem(tmp_path, hidden=hidden, wrong={}))
+    report = check_problem(problem, ExecSandbox())
+    assert report.reference_verdict is Verdict.WRONG_ANSWER
+    assert report.reference_score == 0.75 and report.reference_passed == 3
+    assert len(report.failures) == 1 and "the reference got wrong_answer" in report.failures[0]
+    assert "bad (wrong_answer" in report.failures[0]
+
+
+def test_a_reference_that_answers_differently_twice_is_not_deterministic(tmp_path: Path) -> None:
+    problem = load_problem(make_problem(tmp_path, hidden=HIDDEN))
+    runs = itertools.count()
+
+    def answer(payload: Payload) -> list[CallResult]:
+        # Accepted both times, but the second run's floats differ within the checker's
+        # tolerance: the same results are wanted, not only the same verdict.
+        if "return 0.5" in payload.code:  # the known-wrong solution
+            return [returned(t, 0.5) for t in payload.tests]
+        run = next(runs)
+        return [returned(t, _mean(t) + run * 1e-12) for t in payload.tests]
+
+    report = check_problem(problem, FakeSandbox(answer))
+    assert report.reference_verdict is Verdict.ACCEPTED
+    assert report.deterministic is False
+    assert report.failures == ("mean: two runs of the reference gave different results",)
+
+
+def _mean(test: TestInput) -> float:
+    values = codec.decode(test.args[0])
+    return float(sum(values) / len(values))
