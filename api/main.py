@@ -19,6 +19,7 @@ from api.routes import (
     deliveries,
     docs,
     excuses,
+    feedback,
     health,
     insight,
     me,
@@ -66,6 +67,7 @@ def create_app() -> FastAPI:
     v1.include_router(courses.router)
     v1.include_router(assignments.router)
     v1.include_router(excuses.router)
+    v1.include_router(feedback.router)
     v1.include_router(insight.router)
     v1.include_router(similarity.router)
     app.include_router(v1)

@@ -127,14 +127,17 @@ def hints_out(shown: hints.Hints) -> HintsOut:
                 revealed_at=h.revealed_at) for h in shown.revealed])
 
 
-def submission_summary(submission: Submission) -> SubmissionSummary:
+def submission_summary(submission: Submission, new_comments: int | None = None) -> SubmissionSummary:
+    """``new_comments``: how many comments its learner has not seen, when the viewer is that learner."""
     return SubmissionSummary(
         id=submission.id, problem=submission.problem.slug,
         problem_version=submission.version.version, user=submission.user.name,
         mode=Mode(submission.mode), status=SubmissionStatus(submission.status),
         verdict=None if submission.verdict is None else Verdict(submission.verdict),
         score=submission.score, assignment=submission.assignment_id, late=submission.late,
-        penalty=submission.penalty, excused=submission.excused, created_at=submission.created_at,
+        penalty=submission.penalty, excused=submission.excused,
+        score_override=submission.score_override, new_comments=new_comments,
+        created_at=submission.created_at,
         started_at=submission.started_at, finished_at=submission.finished_at,
     )
 

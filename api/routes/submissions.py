@@ -22,13 +22,13 @@ from starlette.concurrency import run_in_threadpool
 from api.deps import CurrentUser, SessionDep
 from api.errors import rate_limit_headers
 from api.presenters import submission_detail, submission_summary
-from api.schemas import Page, SubmissionCreate, SubmissionOut
+from api.schemas import Page, SubmissionCreate, SubmissionOut, SubmissionSummary
 from api.schemas.bounds import Id, Offset, WaitSeconds
 from api.schemas.submission_views import SubmissionBrief, brief
 from api.waits import wait_quota, watcher
 from judge.errors import InvalidInput
-from judge.service import submissions
-from judge.service.db.models import SubmissionStatus, User
+from judge.service import feedback, submissions
+from judge.service.db.models import Submission, SubmissionStatus, User
 from judge.service.db.session import new_session
 from judge.service.notifications import Change
 from judge.service.settings import get_settings
@@ -407,13 +407,17 @@ def list_submissions(
     With ids=, those submissions (a poll of many at once)."""
     if ids is None:
         rows, total = submissions.list_submissions(session, user, problem, limit, offset)
-        return Page(items=[submission_summary(s) for s in rows], total=total, limit=limit,
-                    offset=offset)
+        return Page(items=_summaries(session, user, rows), total=total, limit=limit, offset=offset)
     wanted = _parse_ids(ids)
     found = [row for row in submissions.find_submissions(session, user, wanted)
              if problem is None or row.problem.slug == problem]
-    return Page(items=[submission_summary(s) for s in found], total=len(found),
-                limit=len(wanted), offset=0)
+    return Page(items=_summaries(session, user, found), total=len(found), limit=len(wanted), offset=0)
+
+
+def _summaries(session: Session, user: User, rows: list[Submission]) -> list[SubmissionSummary]:
+    """The rows as a listing shows them, each with its count of comments ``user`` has not seen."""
+    new = feedback.unread_counts(session, user, [s.id for s in rows])
+    return [submission_summary(s, new.get(s.id, 0)) for s in rows]
 
 
 def _parse_ids(text: str) -> list[int]:

@@ -67,6 +67,11 @@ class SubmissionSummary(BaseModel):
     penalty: float = Field(0.0, description=(
         "the percent of its score lateness takes in the gradebook"))
     excused: bool = Field(False, description="a course instructor excused its lateness: no penalty")
+    score_override: float | None = Field(None, description=(
+        "a score a course instructor set by hand: it counts in the gradebook instead of score"))
+    new_comments: int | None = Field(None, description=(
+        "in listings (GET /submissions): the comments on your own submission you have not seen "
+        "yet (0 on anyone else's); null elsewhere: GET /submissions/{id}/comments tells"))
     created_at: UtcTime
     started_at: UtcTime | None
     finished_at: UtcTime | None

@@ -45,6 +45,8 @@ class Action(StrEnum):
     SUBMIT = "submit"  # send submissions for an assignment: the learners of its course
     ADMINISTER = "administer"  # users: list them, change roles, create them with a password
     FOLLOW = "follow"  # a submission's webhook deliveries: its sender's (and admins'), no reader's
+    FEEDBACK = "feedback"  # comment on a handed-in submission and set its score by hand: the
+    # instructors of the course it was handed in for, and admins
 
 
 def owns_problem(user: User, problem: ProblemRow) -> bool:
@@ -105,6 +107,15 @@ def authorize(user: User, action: Action, target: Target = None) -> None:
         if action is Action.READ and (target.user_id == user.id or owns_problem(user, target.problem)
                                       or teaches_assignment_of(user, target)):
             return
+        if action is Action.FEEDBACK:
+            handed_in = target.assignment is not None and target.mode == HANDED_IN
+            if teaches_assignment_of(user, target) or (user.role == Role.ADMIN and handed_in):
+                return
+            if allowed(user, Action.READ, target):
+                raise Forbidden("only the instructors of the course it was handed in for comment "
+                                "on a submission or change its score" if handed_in else
+                                f"submission {target.id} was not handed in for an assignment: "
+                                "feedback belongs to a course's assignments")
         if action is Action.FOLLOW:
             # The callback URL and the receiver's answers are the sender's own business.
             if target.user_id == user.id or user.role == Role.ADMIN:

@@ -3,7 +3,8 @@
 Only submissions in mode submit that were sent for the assignment count: runs and tries never
 do, nor submissions to the same problem made outside it. A cell is aggregated in SQL (GROUP BY
 learner and problem over the assignment's submissions), so a gradebook is one query whatever
-its size. A submission's score counts less its late penalty (``judge.service.lateness``), and
+its size. A submission's score counts less its late penalty (``judge.service.lateness``), unless
+an instructor set it by hand (``judge.service.feedback``): that score counts as it is. And
 ``late`` is true when the problem was first accepted only by a late submission, or, never
 accepted, when any of its submissions was late; an excused submission is never late.
 """
@@ -38,7 +39,7 @@ from judge.service.db.models import (
 from judge.service.submissions import Mode
 
 CSV_COLUMNS = ("learner", "problem", "best_score", "accepted", "attempts", "first_accepted_at", "late",
-               "due_at", "score_before_penalty", "penalty")
+               "due_at", "score_before_penalty", "penalty", "score_set_by_hand")
 # A spreadsheet runs a cell that starts with one of these as a formula (tab and carriage return
 # too, as some strip them first): such text gets a leading apostrophe, shown as plain text.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -55,13 +56,15 @@ class Cell:
     # The one to open from the gradebook: the first accepted submission, else the latest one.
     submission: int | None = None
     score_before_penalty: float | None = None  # the best score as judged
+    overridden: bool = False  # a submission of the cell has a score set by hand
 
     @property
     def penalty(self) -> float:
-        """What lateness cost: the best judged score less the best counted one."""
+        """What lateness cost: the best judged score less the best counted one (nothing when a
+        score set by hand counts for more)."""
         if self.best_score is None or self.score_before_penalty is None:
             return 0.0
-        return self.score_before_penalty - self.best_score
+        return max(0.0, self.score_before_penalty - self.best_score)
 
 
 @dataclass(frozen=True)
@@ -95,34 +98,38 @@ def _aggregates(*where: Any) -> Select[*tuple[Any, ...]]:
     late = and_(Submission.late.is_(True), Submission.excused.is_(False))
     done = Submission.status == SubmissionStatus.DONE
     # Without a penalty the score itself, not x * 100 / 100, which may differ in the last bit.
-    counted = case((Submission.penalty == 0, Submission.score),
+    by_hand = Submission.score_override.is_not(None)
+    counted = case((by_hand, Submission.score_override), (Submission.penalty == 0, Submission.score),
                    else_=Submission.score * (100.0 - Submission.penalty) / 100.0)
     return (select(
         Submission.assignment_id.label("assignment_id"),
         Submission.user_id.label("user_id"),
         Submission.problem_id.label("problem_id"),
         # A score is there only once judged; a rejudge in progress has none until it is done.
-        func.max(case((done, counted))).label("best"),
+        # A score set by hand counts even then: it is the instructor's, not the judge's.
+        func.max(case((by_hand | done, counted))).label("best"),
         func.count().label("attempts"),
         func.min(case((accepted, Submission.created_at))).label("first_accepted"),
         func.max(case((and_(accepted, ~late), 1), else_=0)).label("on_time"),
         func.max(case((late, 1), else_=0)).label("any_late"),
         func.min(case((accepted, Submission.id))).label("first_accepted_id"),
         func.max(Submission.id).label("latest_id"),
-        func.max(case((done, Submission.score))).label("raw_best"))
+        func.max(case((done, Submission.score))).label("raw_best"),
+        func.max(case((by_hand, 1), else_=0)).label("overridden"))
         .where(Submission.mode == Mode.SUBMIT.value, *where)
         .group_by(Submission.assignment_id, Submission.user_id, Submission.problem_id))
 
 
 def _cell(slug: str, best: float | None, attempts: int | None, first_accepted: datetime | None,
           on_time: int | None, any_late: int | None, first_accepted_id: int | None,
-          latest_id: int | None, raw_best: float | None) -> Cell:
+          latest_id: int | None, raw_best: float | None, overridden: int | None) -> Cell:
     accepted = first_accepted is not None
     return Cell(problem=slug, best_score=None if best is None else float(best), accepted=accepted,
                 attempts=attempts or 0, first_accepted_at=first_accepted,
                 late=not on_time if accepted else bool(any_late),
                 submission=first_accepted_id if first_accepted_id is not None else latest_id,
-                score_before_penalty=None if raw_best is None else float(raw_best))
+                score_before_penalty=None if raw_best is None else float(raw_best),
+                overridden=bool(overridden))
 
 
 def gradebook(session: Session, user: User, assignment_id: int) -> Gradebook:
@@ -132,7 +139,7 @@ def gradebook(session: Session, user: User, assignment_id: int) -> Gradebook:
     rows = session.execute(
         select(User.name, User.id, Extension.due_at, Extension.reason, ProblemRow.slug, cells.c.best,
                cells.c.attempts, cells.c.first_accepted, cells.c.on_time, cells.c.any_late,
-               cells.c.first_accepted_id, cells.c.latest_id, cells.c.raw_best)
+               cells.c.first_accepted_id, cells.c.latest_id, cells.c.raw_best, cells.c.overridden)
         .select_from(CourseMember)
         .join(User, User.id == CourseMember.user_id)
         .outerjoin(Extension, and_(Extension.assignment_id == assignment.id,
@@ -163,7 +170,7 @@ def progress(session: Session, user: User, assignments: Iterable[Assignment]) ->
              for a, _, p, *aggregate in session.execute(_aggregates(
                  Submission.user_id == user.id,
                  Submission.assignment_id.in_([a.id for a in chosen])))}
-    return {a.id: [_cell(link.problem.slug, *found.get((a.id, link.problem_id), (None,) * 8))
+    return {a.id: [_cell(link.problem.slug, *found.get((a.id, link.problem_id), (None,) * 9))
                    for link in a.problems] for a in chosen}
 
 
@@ -189,7 +196,7 @@ def as_csv(book: Gradebook) -> str:
                 "true" if cell.accepted else "false", cell.attempts,
                 _utc(cell.first_accepted_at), "true" if cell.late else "false", _utc(row.due_at),
                 "" if cell.score_before_penalty is None else repr(cell.score_before_penalty),
-                repr(round(cell.penalty, 12))])
+                repr(round(cell.penalty, 12)), "true" if cell.overridden else "false"])
     return out.getvalue()
 
 

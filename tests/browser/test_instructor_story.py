@@ -56,7 +56,7 @@ JUDGED = 60_000  # ms: a submission judged in the sandbox by the session worker
 VALIDATED = 150_000  # ms: a new version validated in the sandbox (reference, determinism, wrong solutions)
 ACCEPTED = re.compile(r"accepted", re.IGNORECASE)
 CSV_HEADER = ["learner", "problem", "best_score", "accepted", "attempts", "first_accepted_at", "late", "due_at",
-              "score_before_penalty", "penalty"]
+              "score_before_penalty", "penalty", "score_set_by_hand"]
 
 
 @dataclass

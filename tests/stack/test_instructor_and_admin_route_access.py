@@ -308,6 +308,48 @@ def test_excusing_late_work(client: TestClient, world: World, role: str | None) 
                           json={"excused": False}).json()["excused"] is False
 
 
+# Feedback on the learner's submission for course B: its teacher and admins write it; the
+# learner (its sender) and the owner (its problem's) read it but may not write; to anyone else it
+# does not exist.
+FEEDBACK_DENIED = {"learner": 403, "owner": 403, "outsider": 404, "other_instructor": 404}
+FEEDBACK_READERS = {"learner": 200, "owner": 200, "teacher": 200, "admin": 200}
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_comments(client: TestClient, world: World, role: str | None) -> None:
+    path = f"{API}/submissions/{world.submissions[0]}/comments"
+    made = client.post(path, headers=headers(world, role), json={"body": f"note from {role}", "line": 1})
+    assert made.status_code == expect(role, {"teacher": 201, "admin": 201}, FEEDBACK_DENIED), made.text
+    listing = client.get(path, headers=headers(world, role))
+    assert listing.status_code == expect(role, FEEDBACK_READERS, {"outsider": 404, "other_instructor": 404})
+    # The outsider, a learner of the same course, never reads the learner's comments.
+    assert f"note from {role}" not in client.get(path, headers=headers(world, "outsider")).text
+    read = client.post(f"{path}/read", headers=headers(world, role))
+    assert read.status_code == expect(role, {"learner": 204}, {**FEEDBACK_DENIED, "teacher": 403, "admin": 403})
+    if made.status_code == 201:
+        comment = made.json()["id"]
+        for who in ("learner", "owner", "outsider", "other_instructor"):
+            refused = client.delete(f"{path}/{comment}", headers=headers(world, who))
+            assert refused.status_code == FEEDBACK_DENIED[who], refused.text
+        assert client.delete(f"{path}/{comment}", headers=headers(world, role)).status_code == 204
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_setting_a_score_by_hand(client: TestClient, world: World, role: str | None) -> None:
+    submission = world.submissions[0]
+    response = client.put(f"{API}/submissions/{submission}/score", headers=headers(world, role),
+                          json={"score": 0.25, "reason": f"set by {role}"})
+    assert response.status_code == expect(role, {"teacher": 200, "admin": 200}, FEEDBACK_DENIED), response.text
+    trail = client.get(f"{API}/submissions/{submission}/score-changes", headers=headers(world, role))
+    assert trail.status_code == expect(role, FEEDBACK_READERS, {"outsider": 404, "other_instructor": 404})
+    reasons = [c["reason"] for c in client.get(f"{API}/submissions/{submission}/score-changes",
+                                               headers=headers(world, "teacher")).json()]
+    assert (f"set by {role}" in reasons) is (response.status_code == 200)
+    if response.status_code == 200:
+        assert client.put(f"{API}/submissions/{submission}/score", headers=headers(world, role),
+                          json={"score": None, "reason": "back"}).json()["score_override"] is None
+
+
 # ---------------------------------------------------------------------------------------------
 # The admin's user routes
 
@@ -348,6 +390,10 @@ ISSUE_11_CHANGES = {  # the routes this file is about: they must be among those 
     ("PUT", f"{API}/assignments/{{assignment_id}}/extensions/{{user_id}}"),
     ("DELETE", f"{API}/assignments/{{assignment_id}}/extensions/{{user_id}}"),
     ("PUT", f"{API}/submissions/{{submission_id}}/excuse"),
+    ("POST", f"{API}/submissions/{{submission_id}}/comments"),
+    ("DELETE", f"{API}/submissions/{{submission_id}}/comments/{{comment_id}}"),
+    ("POST", f"{API}/submissions/{{submission_id}}/comments/read"),
+    ("PUT", f"{API}/submissions/{{submission_id}}/score"),
 }
 
 
@@ -367,7 +413,7 @@ def filled(path: str, world: World, assignment: int) -> str:
     return (path.replace("{slug}", world.slug).replace("{course_id}", str(world.course_a))
             .replace("{assignment_id}", str(assignment)).replace("{user_id}", str(world.people["outsider"].id))
             .replace("{submission_id}", str(world.submissions[0])).replace("{token_id}", "1")
-            .replace("{invitation_id}", "1"))
+            .replace("{invitation_id}", "1").replace("{comment_id}", "1"))
 
 
 def nowhere(path: str) -> str:

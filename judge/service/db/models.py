@@ -280,6 +280,9 @@ class Submission(Base):
     late: Mapped[bool] = mapped_column(default=False)
     penalty: Mapped[float] = mapped_column(default=0.0)
     excused: Mapped[bool] = mapped_column(default=False)
+    # A score a course instructor set by hand (judge.service.feedback), which the gradebook counts
+    # instead of the judged one, late penalty and all; None: the judged score counts.
+    score_override: Mapped[float | None] = mapped_column(default=None)
     idempotency_key: Mapped[str | None] = mapped_column(String(200))
     request_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -301,6 +304,44 @@ class Submission(Base):
     results: Mapped[list[TestResultRow]] = relationship(
         order_by="TestResultRow.position", cascade="all, delete-orphan"
     )
+    comments: Mapped[list[Comment]] = relationship(
+        order_by="Comment.id", cascade="all, delete-orphan", back_populates="submission")
+    score_changes: Mapped[list[ScoreChange]] = relationship(
+        order_by="ScoreChange.id", cascade="all, delete-orphan")
+
+
+class Comment(Base):
+    """A course instructor's comment on a handed-in submission: on one line of its code, or on
+    the whole of it (line None). Markdown; the learner's page shows it rendered."""
+
+    __tablename__ = "submission_comments"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), index=True)
+    author_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    line: Mapped[int | None] = mapped_column(default=None)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # When the submission's learner first saw it: until then their list marks it as new.
+    read_at: Mapped[datetime | None] = mapped_column(default=None)
+    author: Mapped[User | None] = relationship()
+    submission: Mapped[Submission] = relationship(back_populates="comments")
+
+
+class ScoreChange(Base):
+    """One hand change of a submission's score, kept for good: who, when, from what (the score
+    that counted) to what (None: the judged score again), and why."""
+
+    __tablename__ = "score_changes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), index=True)
+    changed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    previous: Mapped[float | None]
+    score: Mapped[float | None]
+    reason: Mapped[str] = mapped_column(String(500))
+    changer: Mapped[User | None] = relationship()
 
 
 class TestResultRow(Base):

@@ -125,7 +125,7 @@ def test_an_extension_is_one_learners_own_due_time(course: Course) -> None:
     assert cell["extension"] == "ill for two days" and cell["due_at"] == extension["due_at"]
     exported = course.client.get(f"{API}/assignments/{week['id']}/gradebook.csv", headers=bearer(course.teacher))
     bob_row = next(r for r in csv_rows(exported.text) if r[0] == course.names["bob"])
-    assert bob_row[7:] == [extension["due_at"], "1.0", "0.0"]
+    assert bob_row[7:] == [extension["due_at"], "1.0", "0.0", "false"]
 
     # Revoked: bob is back on the assignment's rules, and his submission is late.
     assert course.client.delete(f"{API}/assignments/{week['id']}/extensions/{course.ids['bob']}",
