@@ -32,8 +32,9 @@ export function serverHtml(html, className) {
   return node;
 }
 
-// A table gets its own sideways scroll, so a narrow screen never scrolls the whole page sideways.
-export const scrollBox = (table) => el("div", { class: "table-scroll" }, table);
+// A table gets its own sideways scroll, so a narrow screen never scrolls the whole page sideways;
+// the box takes the keyboard's focus, so its arrows scroll it when there is nothing to tab to inside.
+export const scrollBox = (table) => el("div", { class: "table-scroll", tabindex: "0" }, table);
 
 const app = document.getElementById("app");
 

@@ -1,6 +1,6 @@
 // An assignment's gradebook: learners x problems (best score after late penalties, what lateness
 // cost, accepted, attempts, first accepted, late, a link to the submission: the first accepted,
-// else the latest), each learner's own due time when they have an extension, a total per learner
+// else the latest; a score set by hand is tagged), each learner's own due time when they have an extension, a total per learner
 // out of the most it can be,
 // sortable by each column (buttons in the headers, aria-sort on the sorted one), and the CSV
 // export. The table scrolls sideways in its own box.
@@ -18,7 +18,8 @@ function cellView(cell, learner) {
   return el("td", { class: "grade" },
     el("div", { class: "grade-line" }, el("span", { class: "number" }, score(cell.best_score)),
       cell.accepted ? el("span", { class: "badge verdict-accepted" }, "accepted") : el("span", { class: "muted" }, "not accepted"),
-      cell.late ? el("span", { class: "tag late" }, "late") : null),
+      cell.late ? el("span", { class: "tag late" }, "late") : null,
+      cell.score_set_by_hand ? el("span", { class: "tag by-hand", title: "An instructor set a score of this cell by hand" }, "set by hand") : null),
     cell.penalty ? el("div", { class: "muted" }, `${score(cell.score_before_penalty)} less ${score(cell.penalty)} for lateness`) : null,
     el("div", { class: "muted" }, `${cell.attempts} attempt${cell.attempts === 1 ? "" : "s"}`),
     cell.first_accepted_at ? el("div", { class: "muted" }, `first accepted ${timeText(cell.first_accepted_at)}`) : null,

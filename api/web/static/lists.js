@@ -1,8 +1,10 @@
 // The learner's submissions (kept current while any is pending) and one submission's page.
+import { currentUser, hasRole } from "./account.js";
 import { api } from "./api.js";
 import { replaceDraft } from "./drafts.js";
 import { badge, el, link, notice, problemHref, scrollBox, setTitle, show, submissionHref, timeText } from "./dom.js";
 import { refreshWhilePending } from "./pending.js";
+import { feedbackView } from "./feedback.js";
 import { followInto } from "./results.js";
 
 const PAGE_SIZE = 20;
@@ -18,7 +20,8 @@ function submissionTable(items) {
     el("td", {}, link(problemHref(s.problem), s.problem)),
     users.size > 1 ? el("td", {}, s.user) : null,
     el("td", {}, s.mode),
-    el("td", {}, verdictCell(s)),
+    el("td", {}, verdictCell(s), s.new_comments ? [" ", el("span", { class: "badge comment-new" },
+      `${s.new_comments} new comment${s.new_comments === 1 ? "" : "s"}`)] : null),
     el("td", { class: "number" }, typeof s.score === "number" ? s.score.toFixed(2) : ""),
     el("td", {}, timeText(s.created_at))));
   return scrollBox(el("table", { class: "list" },
@@ -57,15 +60,20 @@ export async function submissionListPage(signal) {
   await refreshWhilePending(await load(), load, signal);
 }
 
-// For the instructors of the course a late submission was handed in for: Excuse (it keeps its
-// whole score and is not counted late) or take the excuse back. Nothing for anyone else.
-async function excuseControl(submission, signal) {
-  if (!submission.assignment || submission.mode !== "submit" || !(submission.late || submission.excused)) return null;
-  const assignment = await api(`/assignments/${submission.assignment}`, { signal }).catch((error) => {
+// The assignment a submission was handed in for, as the viewer sees it (null for anything else,
+// or one the viewer may not read): its role says whether the viewer teaches the course.
+async function handedInFor(submission, signal) {
+  if (!submission.assignment || submission.mode !== "submit") return null;
+  return api(`/assignments/${submission.assignment}`, { signal }).catch((error) => {
     if (error.name === "AbortError") throw error;
     return null;
   });
-  if (!assignment || assignment.role !== "instructor") return null;
+}
+
+// For the instructors of the course a late submission was handed in for: Excuse (it keeps its
+// whole score and is not counted late) or take the excuse back. Nothing for anyone else.
+function excuseControl(submission, assignment, signal) {
+  if (!(submission.late || submission.excused)) return null;
   const state = el("span", { class: "muted", role: "status" });
   const button = el("button", { type: "button" });
   const draw = () => {
@@ -108,7 +116,12 @@ export async function submissionPage(id, signal) {
       }
     },
   }, "Open this code in the editor");
-  const excuse = await excuseControl(submission, signal);
+  const assignment = await handedInFor(submission, signal);
+  const instructor = Boolean(assignment) && (assignment.role === "instructor" || hasRole("admin"));
+  const excuse = instructor ? excuseControl(submission, assignment, signal) : null;
+  // Handed in for an assignment: the code with its comments, and the feedback under the result.
+  const feedback = assignment
+    ? await feedbackView(submission, { instructor, own: currentUser()?.name === submission.user }, signal) : null;
   show(
     el("h1", {}, `Submission #${submission.id}`),
     el("p", { class: "meta" },
@@ -119,8 +132,9 @@ export async function submissionPage(id, signal) {
     excuse,
     status,
     panel,
+    feedback ? feedback.section : null,
     el("h2", {}, "Code"),
-    el("pre", { class: "code" }, submission.code),
+    feedback ? feedback.code : el("pre", { class: "code" }, submission.code),
     el("div", { class: "actions" }, reopen));
   await followInto(panel, status, submission, parameters, signal);
 }

@@ -1,0 +1,113 @@
+"""Feedback in the browser: an instructor comments on a line and on the whole of a learner's
+submission and sets its score by hand with a reason; the gradebook counts that score and tags it;
+the learner sees the comments marked new on their list until they open the submission, reads
+them rendered (Markdown, raw HTML as text) with the score's trail, on a 375 px phone; another
+learner of the course reads none of it. Judged for real by the session worker; axe clean."""
+
+from __future__ import annotations
+
+import subprocess
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright
+
+require_playwright()
+
+from playwright.sync_api import expect  # noqa: E402
+
+from judge.service.db.models import Role  # noqa: E402
+from tests.browser.conftest import Account, PageFactory, make_account  # noqa: E402
+from tests.browser.test_pages import FIXTURE, drawn  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+WRONG = 'def lookup(key):\n    if key == "a":\n        return "zq-secret-101"\n    return "zq-secret-" + key\n'
+
+
+def call(base: str, account: Account, method: str, path: str, **body: Any) -> httpx.Response:
+    return httpx.request(method, f"{base}/api/v1{path}", headers={"Authorization": f"Bearer {account.token}"},
+                         json=body or None, timeout=60)
+
+
+def made(response: httpx.Response) -> Any:
+    assert response.is_success, response.text
+    return response.json()
+
+
+def iso(hours: float) -> str:
+    return (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
+
+
+def test_an_instructor_gives_feedback_and_the_learner_reads_it(open_page: PageFactory, live_server: str,
+                                                                worker: subprocess.Popen[bytes]) -> None:
+    teacher = make_account(Role.INSTRUCTOR, "feedback-teacher")
+    ann, bob = make_account(Role.LEARNER, "feedback-ann"), make_account(Role.LEARNER, "feedback-bob")
+    course = made(call(live_server, teacher, "POST", "/courses", title=f"Feedback {uuid.uuid4().hex[:4]}"))
+    for learner in (ann, bob):
+        made(call(live_server, learner, "POST", "/courses/join", code=course["join_code"]))
+    week = made(call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 4",
+                     opens_at=iso(-1), due_at=iso(48), late_policy="accept", problems=[FIXTURE.slug]))
+    sent = made(call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=WRONG,
+                     assignment=week["id"]))
+    done = made(call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30"))
+    assert done["status"] == "done" and done["verdict"] != "accepted", done
+
+    page = open_page(token=teacher.token)
+    drawn(page, f"/assignments/{week['id']}/gradebook")
+    page.get_by_role("row").filter(has_text=ann.name).get_by_role("link", name="Latest submission of").click()
+    feedback = page.get_by_role("region", name="Feedback")
+    expect(feedback).to_contain_text("No feedback yet.")
+    # A line's "+" puts that line in the form.
+    page.get_by_role("button", name="Comment on line 4").click()
+    expect(feedback.get_by_label("On line (optional)")).to_have_value("4")
+    feedback.get_by_label("Comment").fill("Look the key up: `SECRETS[key]`, not `+ key`.")
+    feedback.get_by_role("button", name="Add the comment").click()
+    expect(feedback.get_by_role("status")).to_contain_text("Comment added on line 4.")
+    code = page.get_by_role("list", name="Code, by line")
+    expect(code.locator("li").nth(3)).to_contain_text("Look the key up: SECRETS[key], not + key.")
+    feedback.get_by_label("Comment").fill("**Nearly there.** <b>not bold</b>")
+    feedback.get_by_role("button", name="Add the comment").click()
+    expect(feedback.locator(".whole-comments strong")).to_have_text("Nearly there.")
+    expect(feedback.locator(".whole-comments")).to_contain_text("<b>not bold</b>")
+
+    feedback.get_by_label("Score (0 to 1)").fill("0.75")
+    feedback.get_by_role("button", name="Set this score").click()
+    expect(feedback.get_by_role("alert")).to_contain_text("Say why")
+    feedback.get_by_label("Reason").fill("the idea is right; one slip")
+    feedback.get_by_role("button", name="Set this score").click()
+    expect(feedback).to_contain_text("Score set by hand: 0.75")
+    expect(feedback.get_by_role("table", name="Every change of the score by hand")).to_contain_text(
+        "the idea is right; one slip")
+    assert_accessible(page)
+
+    drawn(page, f"/assignments/{week['id']}/gradebook")
+    ann_row = page.get_by_role("row").filter(has_text=ann.name)
+    expect(ann_row).to_contain_text("0.75")
+    expect(ann_row).to_contain_text("set by hand")
+
+    phone = open_page(token=ann.token, width=375, height=740)
+    drawn(phone, "/submissions")
+    expect(phone.get_by_role("row").filter(has_text=f"#{sent['id']}")).to_contain_text("2 new comments")
+    phone.get_by_role("link", name=f"#{sent['id']}").click()
+    mine = phone.get_by_role("region", name="Feedback")
+    expect(mine).to_contain_text("Score set by hand: 0.75")
+    expect(mine).to_contain_text("the idea is right; one slip")
+    expect(phone.get_by_role("list", name="Code, by line")).to_contain_text("Look the key up")
+    expect(mine.get_by_role("button", name="Add the comment")).to_have_count(0)
+    expect(phone.get_by_role("button", name="Comment on line 1")).to_have_count(0)
+    assert horizontal_overflow(phone) is None
+    assert_accessible(phone)
+    drawn(phone, "/submissions")
+    expect(phone.get_by_role("row").filter(has_text=f"#{sent['id']}")).not_to_contain_text("new comment")
+
+    # bob, a learner of the same course, gets ann's submission as missing: nothing of it shows.
+    other = open_page(token=bob.token)
+    other.goto(f"/submissions/{sent['id']}")
+    expect(other.get_by_role("alert")).to_contain_text(f"no submission {sent['id']}")
+    expect(other.get_by_text("Look the key up")).to_have_count(0)
+    assert call(live_server, bob, "GET", f"/submissions/{sent['id']}/comments").status_code == 404
