@@ -27,6 +27,7 @@ from api.schemas.bounds import Id, Offset, WaitSeconds
 from api.schemas.submission_views import SubmissionBrief, brief
 from api.waits import wait_quota, watcher
 from judge.errors import InvalidInput
+from judge.results import Verdict
 from judge.service import feedback, submissions
 from judge.service.db.models import Submission, SubmissionStatus, User
 from judge.service.db.session import new_session
@@ -395,18 +396,27 @@ def list_submissions(
     session: SessionDep,
     user: CurrentUser,
     problem: Annotated[str | None, Query(description="only this problem's submissions")] = None,
+    learner: Annotated[str | None, Query(max_length=100, description=(
+        "only the submissions of the user with this name (among those you may read)"))] = None,
+    assignment: Annotated[Id | None, Query(description="only those handed in for this assignment")] = None,
+    verdict: Annotated[Verdict | None, Query(description="only those judged with this verdict")] = None,
+    late: Annotated[bool | None, Query(description=(
+        "true: only those counted late (not excused); false: only those that are not"))] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[Offset, Query()] = 0,
     ids: Annotated[str | None, Query(description=(
         f"comma-separated ids, at most {submissions.MAX_BATCH}: exactly those of them you may "
-        "read, in the order asked (limit and offset do not apply); an id that does not exist or "
-        "is not yours to read is left out, as reading it alone answers 404 for both"),
-        examples=["12,15,19"])] = None,
+        "read, in the order asked (limit, offset and every filter but problem do not apply); an "
+        "id that does not exist or is not yours to read is left out, as reading it alone answers "
+        "404 for both"), examples=["12,15,19"])] = None,
 ) -> Page:
-    """Your submissions, newest first; instructors also see those to the problems they own.
+    """Your submissions, newest first; instructors also see those to the problems they own and
+    those handed in for the assignments of the courses they teach. The filters combine.
     With ids=, those submissions (a poll of many at once)."""
     if ids is None:
-        rows, total = submissions.list_submissions(session, user, problem, limit, offset)
+        filters = submissions.Filters(problem, learner, assignment,
+                                      None if verdict is None else verdict.value, late)
+        rows, total = submissions.list_submissions(session, user, filters, limit, offset)
         return Page(items=_summaries(session, user, rows), total=total, limit=limit, offset=offset)
     wanted = _parse_ids(ids)
     found = [row for row in submissions.find_submissions(session, user, wanted)

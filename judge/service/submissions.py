@@ -284,13 +284,35 @@ def find_submission(session: Session, user: User, submission_id: int) -> Submiss
     return submission
 
 
-def list_submissions(session: Session, user: User, slug: str | None, limit: int,
+@dataclass(frozen=True)
+class Filters:
+    """What a listing keeps (None: anything): the problem's slug, the sender's name, the
+    assignment it was handed in for, its verdict, and whether it counts as late (an excused
+    submission does not)."""
+
+    problem: str | None = None
+    learner: str | None = None
+    assignment: int | None = None
+    verdict: str | None = None
+    late: bool | None = None
+
+
+def list_submissions(session: Session, user: User, filters: Filters, limit: int,
                      offset: int) -> tuple[list[Submission], int]:
     """The page of submissions user may read (newest first) and how many there are in all."""
     query = (select(Submission).join(ProblemRow, Submission.problem_id == ProblemRow.id)
              .where(readable_submissions(user)))
-    if slug is not None:
-        query = query.where(ProblemRow.slug == slug)
+    if filters.problem is not None:
+        query = query.where(ProblemRow.slug == filters.problem)
+    if filters.learner is not None:
+        query = query.join(User, User.id == Submission.user_id).where(User.name == filters.learner)
+    if filters.assignment is not None:
+        query = query.where(Submission.assignment_id == filters.assignment)
+    if filters.verdict is not None:
+        query = query.where(Submission.verdict == filters.verdict)
+    if filters.late is not None:
+        counted_late = Submission.late.is_(True) & Submission.excused.is_(False)
+        query = query.where(counted_late if filters.late else ~counted_late)
     total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
     rows = session.scalars(query.order_by(Submission.id.desc()).limit(limit).offset(offset)).all()
     return list(rows), total

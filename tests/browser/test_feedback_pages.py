@@ -73,6 +73,7 @@ def test_an_instructor_gives_feedback_and_the_learner_reads_it(open_page: PageFa
     feedback.get_by_label("Comment").fill("**Nearly there.** <b>not bold</b>")
     feedback.get_by_role("button", name="Add the comment").click()
     expect(feedback.locator(".whole-comments strong")).to_have_text("Nearly there.")
+    expect(feedback.locator(".whole-comments")).to_contain_text("not read yet")
     expect(feedback.locator(".whole-comments")).to_contain_text("<b>not bold</b>")
 
     feedback.get_by_label("Score (0 to 1)").fill("0.75")
@@ -99,6 +100,7 @@ def test_an_instructor_gives_feedback_and_the_learner_reads_it(open_page: PageFa
     expect(mine).to_contain_text("the idea is right; one slip")
     expect(phone.get_by_role("list", name="Code, by line")).to_contain_text("Look the key up")
     expect(mine.get_by_role("button", name="Add the comment")).to_have_count(0)
+    expect(mine).not_to_contain_text("null")  # no missing part written as text
     expect(phone.get_by_role("button", name="Comment on line 1")).to_have_count(0)
     assert horizontal_overflow(phone) is None
     assert_accessible(phone)

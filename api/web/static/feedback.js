@@ -4,26 +4,27 @@
 // the page marks them read (their list shows new ones until then). Comment bodies arrive rendered
 // by the server from Markdown with raw HTML escaped (api/rendering.py).
 import { api } from "./api.js";
-import { badge, el, scrollBox, serverHtml, timeText } from "./dom.js";
+import { el, scrollBox, serverHtml, timeText } from "./dom.js";
 import { field, formError } from "./forms.js";
 
 const scoreText = (value) => (typeof value === "number" ? value.toFixed(2) : "the judged score");
 
-function commentNode(comment, onDelete) {
+// ``own``: the viewer is the submission's learner, for whom an unread comment is "new".
+function commentNode(comment, onDelete, own) {
   const remove = onDelete ? el("button", {
     type: "button", class: "quiet danger", "aria-label": `Delete the comment of ${timeText(comment.created_at)}`,
     onclick: () => onDelete(comment),
   }, "Delete") : null;
   return el("article", { class: "comment" },
     el("p", { class: "comment-meta muted" },
-      comment.read_at ? null : badge("new", "comment"), " ",
+      comment.read_at ? null : el("span", { class: "badge comment-new" }, own ? "new" : "not read yet"), " ",
       `${comment.author || "a former instructor"} · ${timeText(comment.created_at)} `, remove),
     serverHtml(comment.html, "comment-body"));
 }
 
 // The code as numbered lines, each line's comments under it; ``pick(line)`` (instructors) puts a
 // line into the comment form.
-function codeWithComments(code, comments, pick, onDelete) {
+function codeWithComments(code, comments, pick, onDelete, own) {
   const byLine = new Map();
   for (const comment of comments.filter((c) => c.line !== null)) {
     byLine.set(comment.line, [...(byLine.get(comment.line) || []), comment]);
@@ -40,7 +41,7 @@ function codeWithComments(code, comments, pick, onDelete) {
           type: "button", class: "quiet line-comment", "aria-label": `Comment on line ${number}`,
           onclick: () => pick(number),
         }, "+") : null),
-      notes.length ? el("div", { class: "line-comments" }, notes.map((c) => commentNode(c, onDelete))) : null);
+      notes.length ? el("div", { class: "line-comments" }, notes.map((c) => commentNode(c, onDelete, own))) : null);
   }));
 }
 
@@ -149,20 +150,21 @@ export async function feedbackView(submission, { instructor, own }, signal) {
       }
     } : null;
     const writer = instructor ? commentForm(submission, lineCount, draw, signal) : null;
-    code.replaceChildren(codeWithComments(submission.code, comments, writer?.pick, remove));
+    code.replaceChildren(codeWithComments(submission.code, comments, writer?.pick, remove, own));
     const whole = comments.filter((c) => c.line === null);
     const byHand = typeof submission.score_override === "number";
     status.textContent = said || "";
-    section.replaceChildren(
+    section.replaceChildren(...[
       el("h2", { id: "feedback-heading" }, "Feedback"),
       byHand ? el("p", { class: "score-by-hand" }, `Score set by hand: ${scoreText(submission.score_override)} `,
         el("span", { class: "muted" }, `(judged ${scoreText(submission.score)}); it is the one the gradebook counts.`)) : null,
-      whole.length ? el("div", { class: "whole-comments" }, whole.map((c) => commentNode(c, remove)))
+      whole.length ? el("div", { class: "whole-comments" }, whole.map((c) => commentNode(c, remove, own)))
         : comments.length || byHand ? null : el("p", { class: "muted" }, "No feedback yet."),
       changes.length ? trailTable(changes) : null,
       status,
       writer ? writer.form : null,
-      instructor && submission.status === "done" ? scoreForm(submission, draw, signal) : null);
+      instructor && submission.status === "done" ? scoreForm(submission, draw, signal) : null,
+    ].filter(Boolean)); // replaceChildren would write a null as the text "null"
     if (own && comments.some((c) => !c.read_at)) {
       // Seen now: the learner's list stops marking them new (this view still shows which were).
       await api(`/submissions/${submission.id}/comments/read`, { method: "POST", signal }).catch((failure) => {

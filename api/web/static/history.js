@@ -1,5 +1,6 @@
-// /problems/{slug}/history: the learner's own submissions of one problem, newest first, and a
-// line diff between any two of them (pick one as "from" and one as "to").
+// /problems/{slug}/history: the learner's own submissions of one problem (?learner=NAME: that
+// learner's, for the instructors who may read them), newest first, and a line diff between any
+// two of them (pick one as "from" and one as "to").
 import { currentUser } from "./account.js";
 import { api } from "./api.js";
 import { replaceDraft } from "./drafts.js";
@@ -58,27 +59,31 @@ export function diffView(ops) {
     el("div", { class: "diff", role: "group", "aria-label": "line diff", tabindex: "0" }, rows));
 }
 
-async function ownSubmissions(slug, signal) {
+// One learner's submissions of the problem: the viewer's own, or (for a course's instructors and
+// the problem's owner) the named learner's, as far as the API lets the viewer read them.
+async function learnerSubmissions(slug, learner, signal) {
   const items = [];
   for (let offset = 0; offset < MAX_SUBMISSIONS; offset += PAGE) {
     const params = new URLSearchParams({ problem: slug, limit: String(PAGE), offset: String(offset) });
+    if (learner) params.set("learner", learner);
     const page = await api(`/submissions?${params}`, { signal });
     items.push(...page.items);
     if (offset + page.items.length >= page.total || !page.items.length) break;
   }
-  // An instructor's list also holds learners' submissions to their problems: the history is one's own.
-  const me = currentUser();
-  return me ? items.filter((s) => s.user === me.name) : items;
+  return items;
 }
 
 export async function historyPage(slug, signal) {
+  const me = currentUser()?.name || "";
+  const learner = new URLSearchParams(location.search).get("learner") || me;
+  const whose = learner === me ? "" : `${learner}'s `;
   setTitle(`History of ${slug}`);
   const problem = await api(`/problems/${encodeURIComponent(slug)}`, { signal }).catch((error) => {
     if (error.name === "AbortError") throw error;
     return null;
   });
   const title = problem ? problem.title : slug;
-  setTitle(`History of ${title}`);
+  setTitle(`${whose ? `${whose}history` : "History"} of ${title}`);
   const codes = new Map(); // id -> Promise of the submission's code, fetched once
   const codeOf = (id) => {
     if (!codes.has(id)) codes.set(id, api(`/submissions/${id}`, { signal }).then((s) => s.code));
@@ -137,7 +142,7 @@ export async function historyPage(slug, signal) {
         el("td", {}, timeText(s.created_at))))))));
   };
   const load = async () => {
-    items = await ownSubmissions(slug, signal);
+    items = await learnerSubmissions(slug, learner, signal);
     drawTable();
     return items;
   };
@@ -146,13 +151,14 @@ export async function historyPage(slug, signal) {
   if (items.length >= 2) [to, from] = [items[0].id, items[1].id];
   drawTable();
   show(
-    el("h1", {}, `History: ${title}`),
+    el("h1", {}, whose ? `History of ${learner}: ${title}` : `History: ${title}`),
     el("p", { class: "meta" }, link(problemHref(slug), "back to the problem"), " · ",
-      link(`/submissions?problem=${encodeURIComponent(slug)}`, "as a list")),
+      link(`/submissions?${new URLSearchParams(whose ? { problem: slug, learner } : { problem: slug })}`, "as a list")),
     ...(items.length
       ? [el("p", { class: "muted" }, `${items.length} submission${items.length === 1 ? "" : "s"}, newest first. `,
         "Pick one in the From column and one in the To column to see what changed."), table, diffArea]
-      : [notice("No submissions to this problem yet: open it and press Run or Submit.")]));
+      : [notice(whose ? `No submissions of ${learner} to this problem that you may read.`
+        : "No submissions to this problem yet: open it and press Run or Submit.")]));
   if (items.length) drawDiff();
   await refreshWhilePending(items, load, signal);
 }
