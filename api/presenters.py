@@ -65,7 +65,7 @@ def problem_summary(row: ProblemRow, problem: Problem, progress: Progress, viewe
         version=row.published_version.version if row.published_version else None,
         published=row.published_version_id is not None,
         progress=progress.status, best_score=progress.best_score,
-        owned=owns_problem(viewer, row),
+        owned=owns_problem(viewer, row), shipped=row.owner_id is None,
     )
 
 

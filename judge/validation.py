@@ -3,7 +3,8 @@ solution gets exactly the verdict it declares.
 
 ``check_problem`` returns the whole report an author reads (the reference's verdict and score,
 whether two runs agreed, each wrong solution against its declared verdict, the test counts);
-``validate_problem`` keeps only its failures in words, as the CLI and CI want them.
+``validate_problem`` keeps only its failures in words, as the CLI and CI want them. Every
+formula of the statement, the hints and the editorial must render (``check_formulas``).
 
 A budget bounds the wall clock of the whole validation, because an upload may declare 600 s a
 submission and a score of wrong solutions: each run is given at most the time left, and the
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.grading import grade, sandbox_limits
+from judge.math_text import formula_errors
 from judge.problems import Problem
 from judge.results import Report, TestStatus, Verdict
 from sandbox.interface import Payload, Sandbox, SandboxRun
@@ -65,6 +67,37 @@ class WrongCheck:
 
 
 @dataclass(frozen=True)
+class FormulaCheck:
+    """A formula of the statement, a hint or the editorial that does not render, and where."""
+
+    file: str  # statement.md, hints.md or editorial.md
+    hint: int | None  # hints.md: which hint (from 1); its line counts from the hint's first line
+    line: int
+    formula: str
+    reason: str
+
+    def words(self) -> str:
+        where = (f"{self.file}, hint {self.hint}, line {self.line} of the hint" if self.hint
+                 else f"{self.file}, line {self.line}")
+        return f"{where}: the formula {self.formula} cannot be rendered: {self.reason}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"file": self.file, "hint": self.hint, "line": self.line, "formula": self.formula,
+                "reason": self.reason}
+
+
+def check_formulas(problem: Problem) -> tuple[FormulaCheck, ...]:
+    """Every formula of the statement, the hints and the editorial that does not render: learners
+    would see it as escaped code with a note, so a version holding one is not valid."""
+    texts: list[tuple[str, int | None, str]] = [("statement.md", None, problem.statement)]
+    texts += [("hints.md", index, hint) for index, hint in enumerate(problem.hints, start=1)]
+    if problem.editorial is not None:
+        texts.append(("editorial.md", None, problem.editorial))
+    return tuple(FormulaCheck(file, hint, e.line, e.formula, e.reason)
+                 for file, hint, text in texts for e in formula_errors(text))
+
+
+@dataclass(frozen=True)
 class ValidationReport:
     reference_verdict: Verdict
     reference_score: float
@@ -75,6 +108,7 @@ class ValidationReport:
     public_tests: int
     hidden_tests: int
     failures: tuple[str, ...] = field(default=())
+    formulas: tuple[FormulaCheck, ...] = field(default=())
 
     @property
     def ok(self) -> bool:
@@ -89,6 +123,7 @@ class ValidationReport:
             "wrong": [w.as_json() for w in self.wrong],
             "public_tests": self.public_tests,
             "hidden_tests": self.hidden_tests,
+            "formulas": [f.as_json() for f in self.formulas],
             "failures": list(self.failures),
         }
 
@@ -145,11 +180,13 @@ def check_problem(
     problem: Problem, sandbox: Sandbox, progress: Callable[[str], None] = lambda _: None,
     budget_seconds: float | None = None, clock: Callable[[], float] = time.monotonic,
 ) -> ValidationReport:
-    """Grade the reference twice and every wrong solution once; the full report. With
+    """Check every formula, grade the reference twice and every wrong solution once; the full
+    report. With
     ``budget_seconds``, all of it within that wall clock: a run still going when it runs out is
     ended there, and the report's one failure for it says the validation took too long."""
     budget = _Budget(budget_seconds, clock)
-    failures: list[str] = []
+    formulas = check_formulas(problem)
+    failures: list[str] = [f"{problem.slug}: {f.words()}" for f in formulas]
     checks: list[WrongCheck] = []
     progress(f"{problem.slug}: reference")
     first: Report | None = None
@@ -180,7 +217,7 @@ def check_problem(
         reference_total=len(first.tests) if first else len(problem.tests()),
         deterministic=deterministic, wrong=tuple(checks),
         public_tests=len(problem.public_tests), hidden_tests=len(problem.hidden_tests),
-        failures=tuple(failures))
+        failures=tuple(failures), formulas=formulas)
 
 
 def validate_problem(

@@ -61,8 +61,9 @@ def late_rules(assignment: Assignment) -> dict[str, Any]:
 
 def brief(assignment: Assignment) -> AssignmentBrief:
     return AssignmentBrief(
-        id=assignment.id, title=assignment.title, opens_at=assignment.opens_at, due_at=assignment.due_at,
-        state=due_state(assignment, utcnow()), problems=[link.problem.slug for link in assignment.problems],
+        id=assignment.id, course_id=assignment.course_id, title=assignment.title,
+        opens_at=assignment.opens_at, due_at=assignment.due_at, state=due_state(assignment, utcnow()),
+        problems=[link.problem.slug for link in assignment.problems],
         **late_rules(assignment))
 
 

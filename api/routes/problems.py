@@ -13,7 +13,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
 from api.deps import CurrentUser, Instructor, SessionDep
-from api.presenters import hints_out, problem_detail, problem_summary, version_out
+from api.presenters import hints_out, problem_detail, problem_summary, submission_detail, version_out
 from api.rendering import render_markdown
 from api.schemas import (
     EditorialOut,
@@ -27,19 +27,27 @@ from api.schemas import (
     PublishRequest,
     Rejudged,
     Stats,
+    SubmissionOut,
     VersionOut,
 )
 from api.schemas.authoring import (
     CopyRequest,
+    FormulaResult,
     ReferenceResult,
+    RejudgePlan,
     RejudgeProgress,
     ValidationReport,
+    VerdictChangeOut,
+    VerdictCountOut,
     VersionDetail,
     VersionFiles,
     WrongResult,
 )
+from api.schemas.preview import PreviewDetail, PreviewHint, PreviewRun
 from api.uploads import Upload, received, uploaded_files
 from judge.errors import NotFound, ProblemError
+from judge.problems import Problem
+from judge.results import Verdict
 from judge.service import authoring, editorials, hints
 from judge.service.access import Action, allowed, authorize, owns_problem
 from judge.service.catalog import load_version
@@ -179,6 +187,15 @@ def publish(slug: str, body: PublishRequest, session: SessionDep, user: Instruct
     return version_out(row, authoring.publish(session, row, body.version))
 
 
+@router.get("/{slug}/rejudge", response_model=RejudgePlan,
+            responses={409: {"description": "no published version to judge against"}})
+def rejudge_plan(slug: str, session: SessionDep, user: Instructor) -> RejudgePlan:
+    """What a rejudge of a problem you own would do now, without starting it: the version and
+    how many submissions (to ask before POSTing)."""
+    plan = authoring.rejudge_plan(session, _problem(session, user, slug, Action.MANAGE))
+    return RejudgePlan(problem=slug, version=plan.version, submissions=plan.requeued)
+
+
 @router.post("/{slug}/rejudge", response_model=Rejudged)
 def rejudge(slug: str, session: SessionDep, user: Instructor) -> Rejudged:
     """Judge every submission of a problem you own again, against its published version."""
@@ -186,22 +203,34 @@ def rejudge(slug: str, session: SessionDep, user: Instructor) -> Rejudged:
     return Rejudged(problem=slug, version=done.version, requeued=done.requeued)
 
 
+def _verdict(stored: str | None) -> Verdict | None:
+    return None if stored is None else Verdict(stored)
+
+
 @router.get("/{slug}/rejudges/latest", response_model=RejudgeProgress | None)
 def rejudge_progress(slug: str, session: SessionDep, user: Instructor) -> RejudgeProgress | None:
-    """How far the latest rejudge of a problem you own has come (for a progress bar); null
-    before the first rejudge."""
+    """How far the latest rejudge of a problem you own has come (for a progress bar), the
+    verdicts before and after, and the submissions whose verdict changed; null before the first
+    rejudge."""
     progress = authoring.rejudge_progress(session, _problem(session, user, slug, Action.MANAGE))
     if progress is None:
         return None
     return RejudgeProgress(problem=slug, version=progress.version, requested_at=progress.requested_at,
                            requested_by=progress.requested_by, total=progress.total, done=progress.done,
-                           queued=progress.queued, running=progress.running)
+                           queued=progress.queued, running=progress.running,
+                           verdicts=[VerdictCountOut(verdict=_verdict(c.verdict), before=c.before,
+                                                     after=c.after) for c in progress.verdicts],
+                           changed=[VerdictChangeOut(id=c.submission_id, user=c.user,
+                                                     before=_verdict(c.before), after=_verdict(c.after))
+                                    for c in progress.changed],
+                           changed_total=progress.changed_total)
 
 
 @router.post("/{slug}/copy", status_code=201, response_model=VersionOut)
 def copy_problem(slug: str, body: CopyRequest, session: SessionDep, user: Instructor) -> VersionOut:
-    """A new problem of yours with the files of a problem you own; a draft, validated in the sandbox."""
-    source = _problem(session, user, slug, Action.MANAGE)
+    """A new problem of yours with the files of a problem you own, or of a shipped problem's
+    published version (to adapt it); a draft, validated in the sandbox."""
+    source = authoring.copy_source(session, user, slug, body.version)
     row, version = authoring.copy_problem(session, source, user, body.new_slug, body.version)
     return version_out(row, version)
 
@@ -214,6 +243,7 @@ def _report(problem_version: ProblemVersion) -> ValidationReport | None:
         **stored,
         "reference": ReferenceResult.model_validate(stored["reference"]) if stored.get("reference") else None,
         "wrong": [WrongResult.model_validate(w) for w in stored.get("wrong") or []],
+        "formulas": [FormulaResult.model_validate(f) for f in stored.get("formulas") or []],
     })
     if report.hidden_tests is None or report.public_tests is None:
         # Reports stored before they counted tests: the version's own files know.
@@ -243,14 +273,44 @@ def version_files(slug: str, version: str, session: SessionDep, user: Instructor
     return VersionFiles(version=found.version, files=dict(found.files))
 
 
-@router.get("/{slug}/preview", response_model=ProblemDetail, response_model_exclude_unset=True)
-def preview(slug: str, session: SessionDep, user: CurrentUser, version: str | None = None) -> ProblemDetail:
-    """The problem's page as a learner would see it, for any version of a problem you own
-    (default: the newest), published or not."""
+def _owned_problem(session: Session, user: User, slug: str) -> ProblemRow:
     row = authoring.find_problem(session, slug)
     if not owns_problem(user, row):
         raise NotFound(f"no problem {slug!r}")  # a preview is the owner's alone
-    return problem_detail(session, row, user, authoring.preview_version(session, row, version))
+    return row
+
+
+def _preview_hints(problem: Problem) -> list[PreviewHint]:
+    about = problem.hint_tests or ((),) * len(problem.hints)  # older versions kept no tests
+    return [PreviewHint(index=index, tests=list(tests), markdown=text, html=render_markdown(text))
+            for index, (text, tests) in enumerate(zip(problem.hints, about, strict=True), start=1)]
+
+
+@router.get("/{slug}/preview", response_model=PreviewDetail, response_model_exclude_unset=True)
+def preview(slug: str, session: SessionDep, user: CurrentUser, version: str | None = None) -> PreviewDetail:
+    """The problem's page as a learner would see it, for any version of a problem you own
+    (default: the newest), published or not; with every hint and the editorial."""
+    row = _owned_problem(session, user, slug)
+    chosen = authoring.preview_version(session, row, version)
+    detail = problem_detail(session, row, user, chosen)
+    problem = load_version(chosen)
+    return PreviewDetail(
+        **detail.model_dump(exclude_unset=True),
+        hints=_preview_hints(problem),
+        editorial=(EditorialOut(markdown=problem.editorial, html=render_markdown(problem.editorial))
+                   if problem.editorial is not None else None))
+
+
+@router.post("/{slug}/versions/{version}/runs", status_code=202, response_model=SubmissionOut,
+             responses={404: {"description": "no such problem of yours, or no such version"},
+                        413: {"description": "the code is over JUDGE_MAX_CODE_BYTES"}})
+def preview_run(slug: str, version: str, body: PreviewRun, session: SessionDep,
+                user: CurrentUser) -> SubmissionOut:
+    """Run code against the public tests of one version of a problem you own, published or not
+    (the preview's Run): a submission of yours in mode run on that version; follow it at GET
+    /submissions/{id}."""
+    row = _owned_problem(session, user, slug)
+    return submission_detail(authoring.preview_run(session, user, row, version, body.code), user)
 
 
 @router.get("/{slug}/stats", response_model=Stats)

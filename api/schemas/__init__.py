@@ -140,6 +140,8 @@ class ProblemSummary(BaseModel):
         "null before any"))
     best_score: float | None = Field(description="your best judged score (mode submit)")
     owned: bool = Field(description="you may author it: you own it, or you are an admin")
+    shipped: bool = Field(False, description=(
+        "it ships with the judge: any instructor may copy it to adapt (POST /problems/{slug}/copy)"))
 
 
 class NewestVersion(BaseModel):

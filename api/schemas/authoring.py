@@ -39,6 +39,14 @@ class WrongResult(BaseModel):
     ok: bool
 
 
+class FormulaResult(BaseModel):
+    file: str = Field(description="statement.md, hints.md or editorial.md")
+    hint: int | None = Field(None, description="in hints.md: which hint (1 for the first)")
+    line: int = Field(description="the line, from 1 (in hints.md: of that hint)")
+    formula: str = Field(description="the formula as written, with its dollars")
+    reason: str = Field(description="why it cannot be rendered")
+
+
 class ValidationReport(BaseModel):
     reference: ReferenceResult | None = Field(None, description=(
         "the reference's verdict and score (null when validation did not get that far)"))
@@ -46,6 +54,9 @@ class ValidationReport(BaseModel):
     wrong: list[WrongResult] = Field(default_factory=list)
     public_tests: int | None = None
     hidden_tests: int | None = None
+    formulas: list[FormulaResult] = Field(default_factory=list, description=(
+        "every formula of the statement, hints and editorial that cannot be rendered (each is a "
+        "failure too)"))
     failures: list[str] = Field(
         default_factory=list, description="every problem found, in words; empty: valid")
     validated_at: UtcTime | None = None
@@ -61,6 +72,25 @@ class VersionDetail(BaseModel):
     validation: ValidationReport | None = Field(None, description="null while validation runs")
 
 
+class RejudgePlan(BaseModel):
+    problem: str
+    version: str = Field(description="the published version a rejudge would judge against")
+    submissions: int = Field(description="how many submissions it would judge again (tries excepted)")
+
+
+class VerdictCountOut(BaseModel):
+    verdict: Verdict | None = Field(description="null: no verdict (not judged before, or not yet again)")
+    before: int = Field(description="the rejudge's submissions that had it before")
+    after: int = Field(description="those that have it now")
+
+
+class VerdictChangeOut(BaseModel):
+    id: int = Field(description="the submission")
+    user: str = Field(description="its learner")
+    before: Verdict | None
+    after: Verdict | None
+
+
 class RejudgeProgress(BaseModel):
     problem: str
     version: str = Field(description="the version the submissions are judged against")
@@ -70,3 +100,9 @@ class RejudgeProgress(BaseModel):
     done: int
     queued: int
     running: int
+    verdicts: list[VerdictCountOut] = Field(default_factory=list, description=(
+        "per verdict, how many of its submissions had it before the rejudge and have it now "
+        "(empty for a rejudge asked for before verdicts were kept)"))
+    changed: list[VerdictChangeOut] = Field(default_factory=list, description=(
+        "the submissions judged again to another verdict, by id (at most 200)"))
+    changed_total: int = Field(0, description="how many changed, listed or not")

@@ -74,6 +74,7 @@ class LateRules(BaseModel):
 
 class AssignmentBrief(LateRules):
     id: int
+    course_id: int = Field(description="the course it belongs to")
     title: str
     opens_at: UtcTime
     due_at: UtcTime

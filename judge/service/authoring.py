@@ -12,20 +12,36 @@ import tomllib
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import case, func, select
+from sqlalchemy import Select, case, func, select
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, InvalidInput, NotFound, ProblemError, QuotaExceeded
+from judge.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    ProblemError,
+    QuotaExceeded,
+    Unavailable,
+)
 from judge.problem_paths import shown
 from judge.problems import SLUG
 from judge.results import Verdict
 from judge.service import lifecycle
+from judge.service.access import Action, authorize, owns_problem
 from judge.service.catalog import add_version, claim_slug
-from judge.service.celery_app import BACKGROUND_QUEUE, enqueue_submission, enqueue_validation
+from judge.service.celery_app import (
+    BACKGROUND_QUEUE,
+    RUN_QUEUE,
+    enqueue_submission,
+    enqueue_validation,
+)
 from judge.service.db.models import (
     ProblemRow,
     ProblemVersion,
     Rejudge,
+    RejudgeItem,
+    Role,
     Submission,
     SubmissionStatus,
     User,
@@ -33,7 +49,7 @@ from judge.service.db.models import (
 )
 from judge.service.settings import get_settings
 from judge.service.stats import Acceptance, acceptance
-from judge.service.submissions import Mode
+from judge.service.submissions import Mode, check_code
 
 
 def find_problem(session: Session, slug: str) -> ProblemRow:
@@ -137,21 +153,42 @@ class Rejudged:
     requeued: int
 
 
+def _rejudge_target(row: ProblemRow) -> ProblemVersion:
+    if row.published_version is None:
+        raise Conflict(f"problem {row.slug!r} has no published version to judge against")
+    return row.published_version
+
+
+def _rejudged(row: ProblemRow) -> Select[Submission]:
+    """The submissions a rejudge of row judges again: all but tries."""
+    return select(Submission).where(Submission.problem_id == row.id, Submission.mode != Mode.TRY)
+
+
+def rejudge_plan(session: Session, row: ProblemRow) -> Rejudged:
+    """What a rejudge of row would do now (the version, how many submissions), without doing it:
+    for the page to ask before it starts one."""
+    published = _rejudge_target(row)
+    count = session.scalar(select(func.count()).select_from(_rejudged(row).subquery())) or 0
+    return Rejudged(published.version, count)
+
+
 def rejudge(session: Session, row: ProblemRow, requested_by: int | None = None) -> Rejudged:
     """Judge every submission of row again against its published version, on the background
     queue, behind every learner's run and submit. Tries are left as they were: a learner's
     experiment, never counted, with arguments the new version may not even accept. A Rejudge
-    row records it, for ``rejudge_progress``."""
-    published = row.published_version
-    if published is None:
-        raise Conflict(f"problem {row.slug!r} has no published version to judge against")
-    submissions = session.scalars(select(Submission).where(
-        Submission.problem_id == row.id, Submission.mode != Mode.TRY)).all()
+    row records it, and a RejudgeItem per submission the verdict it had, for ``rejudge_progress``."""
+    published = _rejudge_target(row)
+    submissions = session.scalars(_rejudged(row)).all()
     ids = [submission.id for submission in submissions]
+    asked = Rejudge(problem_id=row.id, version_id=published.id, requested_by=requested_by,
+                    total=len(ids))
+    session.add(asked)
+    session.flush()
+    # The verdicts before, kept before they are forgotten: the rejudge's progress says which changed.
+    session.add_all(RejudgeItem(rejudge_id=asked.id, submission_id=submission.id,
+                                verdict_before=submission.verdict) for submission in submissions)
     for submission in submissions:
         lifecycle.reset_for_rejudge(submission, published.id)
-    session.add(Rejudge(problem_id=row.id, version_id=published.id, requested_by=requested_by,
-                        total=len(ids)))
     session.commit()
     lifecycle.requeued(ids)  # before the messages: a worker's "running" must come after "queued"
     for submission_id in ids:
@@ -221,6 +258,23 @@ def with_slug(toml_text: str, slug: str) -> str:
     return f'slug = "{slug}"\n' + "".join(lines)
 
 
+def copy_source(session: Session, user: User, slug: str, wanted: str | None) -> ProblemRow:
+    """The problem ``user`` may copy: one they own (any version), or a shipped one (its
+    published version: the library every instructor adapts from, as PrairieLearn's is)."""
+    row = find_problem(session, slug)
+    authorize(user, Action.READ, row)  # someone else's draft does not exist
+    if owns_problem(user, row):
+        return row
+    if user.role not in (Role.INSTRUCTOR, Role.ADMIN):
+        raise Forbidden("only instructors and admins may do this")
+    if row.owner_id is not None:
+        raise Forbidden(f"you do not own problem {slug!r}: copy your own problems or the shipped ones")
+    published = session.get(ProblemVersion, row.published_version_id)
+    if wanted is not None and (published is None or wanted != published.version):
+        raise Forbidden(f"of shipped problem {slug!r} only the published version may be copied")
+    return row
+
+
 def copy_problem(session: Session, source: ProblemRow, owner: User, new_slug: str,
                  wanted: str | None = None) -> tuple[ProblemRow, ProblemVersion]:
     """A new problem owned by ``owner`` with the files of one of source's versions (default:
@@ -236,6 +290,29 @@ def copy_problem(session: Session, source: ProblemRow, owner: User, new_slug: st
 
 
 @dataclass(frozen=True)
+class VerdictCount:
+    """How many of a rejudge's submissions had ``verdict`` before it and have it now (None: no
+    verdict: not judged before, or not judged again yet)."""
+
+    verdict: str | None
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class VerdictChange:
+    """A submission the rejudge has judged again to another verdict than it had."""
+
+    submission_id: int
+    user: str
+    before: str | None
+    after: str | None
+
+
+MAX_CHANGES_LISTED = 200  # a progress poll stays small; the count says when there are more
+
+
+@dataclass(frozen=True)
 class RejudgeProgress:
     version: str
     requested_at: datetime
@@ -244,6 +321,35 @@ class RejudgeProgress:
     done: int
     queued: int
     running: int
+    verdicts: tuple[VerdictCount, ...] = ()
+    changed: tuple[VerdictChange, ...] = ()
+    changed_total: int = 0
+
+
+def _verdict_changes(session: Session, rejudge: Rejudge) -> tuple[
+        tuple[VerdictCount, ...], tuple[VerdictChange, ...], int]:
+    """Before -> after counts per verdict of a rejudge's submissions, and those whose verdict
+    changed once judged again (a submission still waiting has not changed yet). A rejudge asked
+    for before its items were kept has neither: () and 0."""
+    rows = session.execute(
+        select(RejudgeItem.submission_id, RejudgeItem.verdict_before, Submission.verdict,
+               Submission.status, User.name)
+        .join(Submission, Submission.id == RejudgeItem.submission_id)
+        .join(User, User.id == Submission.user_id)
+        .where(RejudgeItem.rejudge_id == rejudge.id).order_by(RejudgeItem.submission_id)).all()
+    before: dict[str | None, int] = {}
+    after: dict[str | None, int] = {}
+    changed: list[VerdictChange] = []
+    for submission_id, was, now, status, name in rows:
+        judged = status == SubmissionStatus.DONE
+        now = now if judged else None
+        before[was] = before.get(was, 0) + 1
+        after[now] = after.get(now, 0) + 1
+        if judged and now != was:
+            changed.append(VerdictChange(submission_id, name, was, now))
+    names = sorted(set(before) | set(after), key=lambda v: (v is None, v or ""))
+    counts = tuple(VerdictCount(v, before.get(v, 0), after.get(v, 0)) for v in names)
+    return counts, tuple(changed[:MAX_CHANGES_LISTED]), len(changed)
 
 
 def rejudge_progress(session: Session, row: ProblemRow) -> RejudgeProgress | None:
@@ -263,12 +369,33 @@ def rejudge_progress(session: Session, row: ProblemRow) -> RejudgeProgress | Non
     version = session.get(ProblemVersion, latest.version_id)
     by = session.get(User, latest.requested_by) if latest.requested_by is not None else None
     done = min(counts.get(SubmissionStatus.DONE, 0), latest.total)
+    verdicts, changed, changed_total = _verdict_changes(session, latest)
     return RejudgeProgress(
         version=version.version if version else "", requested_at=latest.requested_at,
         requested_by=by.name if by else None, total=latest.total, done=done,
-        queued=counts.get(SubmissionStatus.QUEUED, 0), running=counts.get(SubmissionStatus.RUNNING, 0))
+        queued=counts.get(SubmissionStatus.QUEUED, 0), running=counts.get(SubmissionStatus.RUNNING, 0),
+        verdicts=verdicts, changed=changed, changed_total=changed_total)
 
 
 def preview_version(session: Session, row: ProblemRow, wanted: str | None) -> ProblemVersion:
     """The version to preview: the one named, else the newest (a draft, typically)."""
     return find_version(session, row, wanted) if wanted else newest_version(session, row)
+
+
+def preview_run(session: Session, user: User, row: ProblemRow, wanted: str, code: str) -> Submission:
+    """A run of ``code`` against the public tests of version ``wanted`` of row, published or
+    not, for the author trying the preview: a submission of the caller's in mode run on that
+    version (the caller must manage row), judged on the run queue like a learner's Run. It is
+    theirs, in their history, and counted nowhere (statistics count submissions, not runs)."""
+    version = find_version(session, row, wanted)
+    check_code(code)
+    submission = Submission(user_id=user.id, problem_id=row.id, version_id=version.id,
+                            mode=Mode.RUN.value, code=code)
+    session.add(submission)
+    session.commit()
+    try:
+        enqueue_submission(submission.id, queue=RUN_QUEUE)
+    except Exception as exc:  # saved and queued: recovery sends it once the queue is back
+        raise Unavailable(f"run {submission.id} is saved but the queue is unreachable; it will be "
+                          "judged when the queue is back", retry_after=5) from exc
+    return submission

@@ -4,7 +4,7 @@
 // problem; an instructor gets the link to the gradebook and the extensions.
 import { api } from "./api.js";
 import { problemForAssignment } from "./assignment-link.js";
-import { courseHref } from "./courses.js";
+import { courseHref, insightHref } from "./courses.js";
 import { el, link, scrollBox, setTitle, show, timeText } from "./dom.js";
 import { dueWords } from "./due.js";
 import { extensionsPanel } from "./extensions-panel.js";
@@ -49,7 +49,7 @@ export async function assignmentPage(id, signal) {
   const assignment = await api(`/assignments/${id}`, { signal });
   setTitle(assignment.title);
   const learner = assignment.role === "learner";
-  const headings = learner ? ["Problem", "Best score", "Accepted", "Attempts", "Late"] : ["Problem", "Slug"];
+  const headings = learner ? ["Problem", "Best score", "Accepted", "Attempts", "Late"] : ["Problem", "Slug", "Insight"];
   const when = el("p", { class: `due-line due-${assignment.state}` }, dueSentence(assignment, Date.now()));
   // The countdown in words, kept current while the page is open.
   const timer = setInterval(() => { when.textContent = dueSentence(assignment, Date.now()); }, 30000);
@@ -67,6 +67,8 @@ export async function assignmentPage(id, signal) {
       el("thead", {}, el("tr", {}, headings.map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, assignment.problems.map((p) => el("tr", {},
         el("td", {}, link(problemForAssignment(p.slug, assignment.id), p.title)),
-        learner ? progressCells(p.progress) : el("td", {}, el("code", {}, p.slug))))))),
+        learner ? progressCells(p.progress) : [el("td", {}, el("code", {}, p.slug)),
+          el("td", {}, link(insightHref(p.slug, assignment.course.id), "Insight",
+            { "aria-label": `Insight into ${p.title} in this course` }))]))))),
     extensions);
 }

@@ -58,3 +58,64 @@ export function matchedLines(matches, side, lineCount) {
   });
   return marks;
 }
+
+const sentence = (text) => {
+  const trimmed = String(text).trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+};
+
+// Where a message of the judge's names a file of the problem: "tests/public.json: invalid JSON at
+// line 4 column 1", "hints.md: line 3: hint is empty", "problem.toml: missing key ...". Returns
+// { file, line, column, what } or null when the message names no file.
+function fileAndLine(text) {
+  const named = /^([\w.-]+(?:\/[\w.-]+)*\/?): (.+)$/s.exec(text);
+  if (!named || !/[./]/.test(named[1])) return null;
+  let what = named[2];
+  let line = null;
+  let column = null;
+  const leading = /^line (\d+): (.+)$/s.exec(what);
+  const trailing = /^(.+?) at line (\d+)(?: column (\d+))?$/s.exec(what);
+  if (leading) [, line, what] = leading;
+  else if (trailing) [, what, line, column] = trailing;
+  return { file: named[1], line, column, what };
+}
+
+// An upload's refusal (an ApiError: status, code, message) in the page's words: what was wrong
+// and where (the file and line when the judge names them), never a bare field path or code.
+export function uploadRefusal(error, fileName, slug) {
+  const status = error ? error.status : 0;
+  const message = String((error && error.message) || "").trim();
+  const name = fileName || "The archive";
+  if (status === 413 || (error && error.code === "too_large")) {
+    const bytes = /over (\d+) bytes/.exec(message);
+    const cap = bytes ? ` of at most ${Math.floor(Number(bytes[1]) / 2 ** 20)} MiB` : "";
+    return `${name} is too large: the judge takes an archive${cap}. Leave out what the problem does not need.`;
+  }
+  if (status === 401 || status === 403) return "Only the problem's owner or an administrator can upload a new version of it.";
+  if (status === 429) return `Not uploaded yet: ${sentence(message)}`;
+  if (!status) return sentence(message || "The judge did not answer; check your connection.");
+  let text = message.replace(/^archive: /, "").replace(/^files\./, "");
+  if (slug && text.startsWith(`${slug}/`)) text = text.slice(slug.length + 1);
+  const unreadable = /is not a readable zip or tar archive(?: \((.*)\))?$/s.exec(text);
+  if (unreadable) {
+    return `${name} is not a readable .zip archive${unreadable[1] ? ` (${unreadable[1]})` : ""}. ` +
+      "Make a .zip of the problem folder and choose it again.";
+  }
+  const member = /^(?:after )?member (.+?): (.+)$/s.exec(text);
+  if (member) return `In the archive, at ${member[1].replace(/^'(.*)'$/, "$1")}: ${sentence(member[2])}`;
+  const found = fileAndLine(text);
+  if (found) {
+    const at = found.line ? `, line ${found.line}${found.column ? ` (column ${found.column})` : ""}` : "";
+    return `In ${found.file}${at}: ${sentence(found.what)}`;
+  }
+  // A bare field name ("slug: ...") is the API's word, not the author's: the words after it say it.
+  return `The archive was not accepted: ${sentence(text.replace(/^[a-z_]+: /, ""))}`;
+}
+
+const verdictWord = (verdict) => (verdict ? String(verdict).replaceAll("_", " ") : "no verdict");
+
+// A rejudge's verdicts before and after, in words: "accepted 2 → 3 · wrong answer 1 → 0".
+export function verdictCountWords(verdicts) {
+  if (!verdicts || !verdicts.length) return "";
+  return verdicts.map((v) => `${verdictWord(v.verdict)} ${v.before} → ${v.after}`).join(" · ");
+}

@@ -11,13 +11,21 @@ import { ApiError, api } from "./api.js";
 import { acceptanceWords } from "./author-format.js";
 import { readBlob } from "./author-http.js";
 import { authorHref, dataTable, problemApi } from "./author-parts.js";
-import { el, label, link, notice, percent, setTitle, show, timeText } from "./dom.js";
+import { courseHref } from "./courses.js";
+import { el, label, link, notice, percent, problemHref, setTitle, show, timeText } from "./dom.js";
 import { sideBySide } from "./side-by-side.js";
+
+// "?course=ID" when the page studies one course's learners (from a course, an assignment or a
+// gradebook), else "": every route of the page is asked with the same scope.
+const courseScope = () => {
+  const course = new URLSearchParams(location.search).get("course");
+  return course ? `?${new URLSearchParams({ course })}` : "";
+};
 
 function chart(slug, file, alt, signal) {
   const image = el("img", { class: "chart", alt, width: "640", height: "320" });
   const box = el("div", { class: "chart-box" }, image);
-  readBlob(`${problemApi(slug)}/insight/${file}`, signal).then((blob) => {
+  readBlob(`${problemApi(slug)}/insight/${file}${courseScope()}`, signal).then((blob) => {
     const url = URL.createObjectURL(blob);
     image.addEventListener("load", () => URL.revokeObjectURL(url), { once: true });
     image.src = url;
@@ -113,8 +121,9 @@ function similaritySection(slug, signal) {
   }
 
   async function load(value) {
-    const query = value === undefined ? "" : `?threshold=${value}`;
-    const report = await api(`${problemApi(slug)}/similarity${query}`, { signal });
+    const query = new URLSearchParams(courseScope());
+    if (value !== undefined) query.set("threshold", String(value));
+    const report = await api(`${problemApi(slug)}/similarity${query.size ? `?${query}` : ""}`, { signal });
     threshold.value = String(Math.round(report.threshold * 100));
     viewer.replaceChildren();
     const summary = el("p", {}, `${report.compared} accepted solutions compared (the latest of each learner)` +
@@ -149,6 +158,22 @@ function similaritySection(slug, signal) {
   return { element, load };
 }
 
+// Where the page was reached from, never a page the viewer would be refused: the owner's author
+// page, or (for a course's instructor) the course, else the problem itself.
+async function crumbs(slug, insight, signal) {
+  if (insight.hidden_tests_by_name) { // the problem's owner (or an admin)
+    return el("p", { class: "author-crumbs" }, link("/author", "My problems"), " · ", link(authorHref(slug), `Author ${slug}`));
+  }
+  const course = insight.course === null ? null
+    : await api(`/courses/${insight.course}`, { signal }).catch((error) => {
+      if (error.name === "AbortError") throw error;
+      return null;
+    });
+  return el("p", { class: "course-crumbs" }, link("/courses", "Courses"),
+    course ? [" › ", link(courseHref(course.id), course.title)] : null,
+    " › ", link(problemHref(slug), `Problem ${slug}`));
+}
+
 export async function insightPage(slug, signal) {
   setTitle(`Insight ${slug}`);
   const me = await api("/me", { signal });
@@ -158,7 +183,7 @@ export async function insightPage(slug, signal) {
   }
   let insight;
   try {
-    insight = await api(`${problemApi(slug)}/insight`, { signal });
+    insight = await api(`${problemApi(slug)}/insight${courseScope()}`, { signal });
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
       show(el("h1", {}, `Insight: ${slug}`), notice(error.message, "error"));
@@ -170,8 +195,9 @@ export async function insightPage(slug, signal) {
   const similar = similaritySection(slug, signal);
   show(
     el("div", { class: "problem-head" },
-      el("p", { class: "author-crumbs" }, link("/author", "My problems"), " · ", link(authorHref(slug), `Author ${slug}`)),
-      el("h1", {}, `Insight: ${slug}`)),
+      await crumbs(slug, insight, signal),
+      el("h1", {}, `Insight: ${slug}`),
+      insight.course ? el("p", { class: "muted" }, "Over this course's learners only.") : null),
     el("section", { class: "author-box", "aria-labelledby": "acceptance-heading" },
       el("h2", { id: "acceptance-heading" }, "Acceptance"),
       el("p", { class: "acceptance" }, acceptanceWords(insight.acceptance)),

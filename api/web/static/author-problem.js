@@ -1,14 +1,32 @@
 // /author/{slug}: one problem's authoring page. Versions with their validation reports, Publish
 // and Roll back (author-versions.js); the files of a version in an editor, saved as a new draft
 // whose validation is then followed (author-files.js); Rejudge with its progress bar and the
-// hidden tests of the version being edited (author-rejudge.js).
+// hidden tests of the version being edited (author-rejudge.js); a changed folder uploaded as a .zip
+// (author-upload.js). The header says which version is published, redrawn with every list of
+// versions, so Publish and Roll back show there without a reload.
 import { api } from "./api.js";
 import { fileEditor } from "./author-files.js";
 import { shortVersion } from "./author-format.js";
 import { authorHref, problemApi } from "./author-parts.js";
 import { hiddenTestsView, rejudgePanel } from "./author-rejudge.js";
+import { uploadPanel } from "./author-upload.js";
 import { versionsPanel } from "./author-versions.js";
 import { el, link, notice, problemHref, setTitle, show } from "./dom.js";
+
+// The header's state line: published (which version) or not, the preview of the newest version
+// and the insight page.
+function stateLine(slug, versions) {
+  const published = versions.find((v) => v.published);
+  const newest = versions[versions.length - 1];
+  return [
+    published
+      ? [el("span", { class: "tag published-state" }, `published: version ${shortVersion(published.version)}`),
+        link(problemHref(slug), "Public page")]
+      : el("span", { class: "tag draft" }, "not published"),
+    newest ? link(`${authorHref(slug)}/preview?version=${encodeURIComponent(newest.version)}`, "Preview",
+      { "aria-label": `Preview the newest version (${shortVersion(newest.version)})` }) : null,
+    link(`${authorHref(slug)}/insight`, "Insight")];
+}
 
 export async function authorProblemPage(slug, signal) {
   setTitle(`Author ${slug}`);
@@ -49,22 +67,25 @@ export async function authorProblemPage(slug, signal) {
     await loadHidden(version);
   }
 
+  const state = el("p", { class: "meta", id: "author-state" }, stateLine(slug, problem.versions));
   const versions = versionsPanel(slug, signal, {
     onEdit: (version) => edit(version).then(() => files.element.scrollIntoView({ block: "start" })).catch(() => {}),
+    onListed: (listed) => state.replaceChildren(...stateLine(slug, listed).flat(Infinity).filter(Boolean)),
   });
   const rejudge = rejudgePanel(slug, signal);
-  const newest = problem.versions[problem.versions.length - 1];
+  const upload = uploadPanel(slug, signal, (created) => {
+    versions.follow(created.version).then(() => edit(created.version)).catch((error) => {
+      if (error.name !== "AbortError") hiddenBox.replaceChildren(notice(error.message, "error"));
+    });
+  });
 
   show(
     el("div", { class: "problem-head" },
       el("p", { class: "author-crumbs" }, link("/author", "My problems")),
       el("h1", {}, problem.title, el("span", { class: "muted slug" }, ` (${slug})`)),
-      el("p", { class: "meta" },
-        problem.published ? link(problemHref(slug), "Public page") : el("span", { class: "tag draft" }, "not published"),
-        newest ? link(`${authorHref(slug)}/preview?version=${encodeURIComponent(newest.version)}`, "Preview",
-          { "aria-label": `Preview the newest version (${shortVersion(newest.version)})` }) : null,
-        link(`${authorHref(slug)}/insight`, "Insight"))),
+      state),
     versions.element,
+    upload.element,
     files.element,
     rejudge.element,
     el("section", { class: "author-box", "aria-labelledby": "hidden-heading" }, hiddenHeading, hiddenBox));

@@ -1,17 +1,41 @@
 // "Rejudge" on the authoring page: every submission judged again against the published version,
-// its progress in a <progress> bar fed by GET /problems/{slug}/rejudges/latest once a second; and
-// the hidden tests of a version, read-only.
+// asked for only once confirmed (saying how many, from GET /problems/{slug}/rejudge), its progress
+// in a <progress> bar fed by GET /problems/{slug}/rejudges/latest once a second, and at its end
+// the verdicts before -> after and the submissions whose verdict changed; and the hidden tests of
+// a version, read-only.
 import { api, sleep } from "./api.js";
+import { shortVersion, verdictCountWords } from "./author-format.js";
 import { dataTable, problemApi } from "./author-parts.js";
-import { el, timeText } from "./dom.js";
+import { badge, el, link, submissionHref, timeText } from "./dom.js";
 import { argumentsText, parseType, py } from "./values.js";
 
 const POLL_MS = 1000;
+
+const verdictCell = (verdict) => (verdict ? badge(verdict, "verdict") : el("span", { class: "muted" }, "no verdict"));
+
+// What a finished rejudge changed: counts per verdict, before -> after, and each changed submission.
+function changesView(progress) {
+  const verdicts = progress.verdicts || [];
+  if (!verdicts.length) return el("p", { class: "muted" }, "This rejudge was asked for before the judge kept the verdicts it replaced.");
+  const counts = dataTable("Verdicts before → after the rejudge", ["Verdict", "Before", "After"],
+    verdicts.map((v) => [verdictCell(v.verdict), { number: v.before }, { number: v.after }]), "rejudge-counts");
+  const changed = progress.changed || [];
+  const more = progress.changed_total > changed.length ? ` (the first ${changed.length} of ${progress.changed_total})` : "";
+  const list = changed.length
+    ? dataTable(`${progress.changed_total} submission${progress.changed_total === 1 ? "" : "s"} changed verdict${more}`,
+      ["Submission", "Learner", "Before", "After"],
+      changed.map((c) => [link(submissionHref(c.id), `#${c.id}`, { "aria-label": `submission ${c.id}` }), c.user,
+        verdictCell(c.before), verdictCell(c.after)]), "rejudge-changed")
+    : el("p", { class: "good" }, "No verdict changed.");
+  return el("div", { class: "rejudge-changes" }, counts, list);
+}
+
 export function rejudgePanel(slug, signal) {
   const bar = el("progress", { id: "rejudge-progress", max: "1", value: "0", "aria-labelledby": "rejudge-label" });
   const words = el("p", { id: "rejudge-words", class: "muted" });
   const status = el("p", { class: "form-state", role: "status" });
   const button = el("button", { type: "button" }, "Rejudge");
+  const changes = el("div", { id: "rejudge-changes" });
   let following = false;
 
   const draw = (p) => {
@@ -31,7 +55,12 @@ export function rejudgePanel(slug, signal) {
         if (!progress) return; // nothing asked for yet (cannot happen after a POST; said on arrival)
         draw(progress);
         if (progress.done >= progress.total) {
-          status.textContent = progress.total ? `Rejudge finished: ${progress.done} of ${progress.total} judged.` : "There was nothing to rejudge.";
+          const counts = verdictCountWords(progress.verdicts);
+          status.textContent = progress.total
+            ? `Rejudge finished: ${progress.done} of ${progress.total} judged; ` +
+              `${progress.changed_total} verdict${progress.changed_total === 1 ? "" : "s"} changed${counts ? ` (${counts})` : ""}.`
+            : "There was nothing to rejudge.";
+          changes.replaceChildren(progress.total ? changesView(progress) : "");
           return;
         }
         await sleep(POLL_MS, signal);
@@ -41,10 +70,23 @@ export function rejudgePanel(slug, signal) {
     }
   }
 
+  // Asks first, naming how many submissions will be judged again and against which version.
+  async function confirmed() {
+    const plan = await api(`${problemApi(slug)}/rejudge`, { signal });
+    const many = `${plan.submissions} submission${plan.submissions === 1 ? "" : "s"}`;
+    return window.confirm(`Rejudge ${many} of ${slug} against the published version ${shortVersion(plan.version)}? ` +
+      "Each gets the verdict of that version; the verdicts they have now are replaced.");
+  }
+
   button.addEventListener("click", async () => {
     button.disabled = true;
-    status.textContent = "Asking for a rejudge…";
     try {
+      if (!await confirmed()) {
+        status.textContent = "Not rejudged: you cancelled.";
+        return;
+      }
+      status.textContent = "Asking for a rejudge…";
+      changes.replaceChildren();
       const done = await api(`${problemApi(slug)}/rejudge`, { method: "POST", signal });
       status.textContent = `Rejudging ${done.requeued} submissions against version ${done.version.slice(0, 10)}…`;
       await follow();
@@ -66,6 +108,7 @@ export function rejudgePanel(slug, signal) {
       }
       draw(progress);
       if (progress.done < progress.total) await follow();
+      else if (progress.total) changes.replaceChildren(changesView(progress));
     } catch (error) {
       if (error.name !== "AbortError") words.textContent = `The latest rejudge could not be read: ${error.message}`;
     }
@@ -76,7 +119,7 @@ export function rejudgePanel(slug, signal) {
     el("p", { class: "muted" }, "Judges every run and submission of this problem again against the published version (tries are left alone)."),
     el("div", { class: "actions" }, button),
     el("div", { class: "rejudge-bar" }, el("span", { id: "rejudge-label" }, "Rejudge progress"), bar),
-    words, status);
+    words, status, changes);
   return { element, start };
 }
 

@@ -37,14 +37,22 @@ function reportView(detail) {
       report.wrong.map((w) => [el("code", {}, w.file), label(w.declared), label(w.got),
         el("span", { class: w.ok ? "ok" : "not-ok" }, w.ok ? "✓ ok" : "✗ not ok")]), "wrong-table")]
     : el("p", { class: "muted" }, "No wrong solutions were checked.");
+  const formulas = (report.formulas || []).length
+    ? [el("h4", {}, "Formulas that cannot be rendered"),
+      dataTable("Formulas learners would see as code", ["File", "Where", "Formula", "Why"],
+        report.formulas.map((f) => [el("code", {}, f.file),
+          f.hint ? `hint ${f.hint}, line ${f.line} of the hint` : `line ${f.line}`,
+          el("code", {}, f.formula), f.reason]), "formula-table")]
+    : null;
   const failures = (report.failures || []).length
     ? [el("h4", {}, "Failures"), el("ul", { class: "failures" }, report.failures.map((f) => el("li", {}, el("pre", {}, f))))]
     : el("p", { class: "good" }, "No failures: the version passed validation.");
-  return [title, facts, wrong, failures];
+  return [title, facts, wrong, formulas, failures];
 }
 
-// versionsPanel(slug, signal, { onEdit(version) }) -> { element, refresh(), follow(version) }.
-export function versionsPanel(slug, signal, { onEdit }) {
+// versionsPanel(slug, signal, { onEdit(version), onListed(versions) }) -> { element, refresh(),
+// follow(version) }. onListed hears every fresh list, so the page's header follows Publish.
+export function versionsPanel(slug, signal, { onEdit, onListed }) {
   const status = el("p", { class: "form-state", role: "status" });
   const tableBox = el("div");
   const report = el("section", { class: "report", "aria-labelledby": "report-heading" });
@@ -95,6 +103,7 @@ export function versionsPanel(slug, signal, { onEdit }) {
   async function refresh() {
     versions = await api(`${problemApi(slug)}/versions`, { signal });
     drawTable();
+    if (onListed) onListed(versions);
     if (!shown && versions.length) await showReport(versions[versions.length - 1].version);
     else if (shown) await showReport(shown);
     return versions;

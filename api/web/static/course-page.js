@@ -4,7 +4,7 @@
 // assignments with what is due and their progress.
 import { api } from "./api.js";
 import { assignmentForm } from "./assignment-form.js";
-import { assignmentHref, roleText } from "./courses.js";
+import { assignmentHref, insightHref, roleText } from "./courses.js";
 import { el, link, notice, scrollBox, setTitle, show, timeText } from "./dom.js";
 import { dueWords } from "./due.js";
 import { field, formError } from "./forms.js";
@@ -197,8 +197,12 @@ function teacherAssignments(course, problems, redraw, signal) {
       await redraw(`Created “${body.title}”.`);
     },
   });
+  const slugs = [...new Set(course.assignments.flatMap((a) => a.problems))];
+  const insight = slugs.length ? el("p", { class: "insight-links" }, "Insight over this course: ",
+    slugs.map((slug, i) => [i ? " · " : "", link(insightHref(slug, course.id), slug,
+      { "aria-label": `Insight into ${slug} over this course` })])) : null;
   return [
-    el("section", { "aria-labelledby": "assignments-heading" }, heading("assignments-heading", "Assignments"), list, editor),
+    el("section", { "aria-labelledby": "assignments-heading" }, heading("assignments-heading", "Assignments"), list, insight, editor),
     el("section", { class: "course-panel", "aria-labelledby": "create-heading" }, heading("create-heading", "New assignment"), create),
   ];
 }

@@ -8,6 +8,9 @@ import { field, formError } from "./forms.js";
 
 export const courseHref = (id) => `/courses/${encodeURIComponent(String(id))}`;
 export const assignmentHref = (id) => `/assignments/${encodeURIComponent(String(id))}`;
+// Insight into one problem over one course's learners (the course's instructors may read it).
+export const insightHref = (slug, courseId) =>
+  `/author/${encodeURIComponent(slug)}/insight?${new URLSearchParams({ course: String(courseId) })}`;
 export const roleText = (role) => (role === "instructor" ? "instructor" : role === "learner" ? "learner" : "admin (not a member)");
 
 function createCourseForm() {

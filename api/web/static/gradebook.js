@@ -6,7 +6,7 @@
 // export. The table scrolls sideways in its own box.
 import { api, ApiError, getToken } from "./api.js";
 import { penaltyWords } from "./assignment-page.js";
-import { assignmentHref } from "./courses.js";
+import { assignmentHref, insightHref } from "./courses.js";
 import { el, link, notice, setTitle, show, submissionHref, timeText } from "./dom.js";
 import { sortRows } from "./gradebook-order.js";
 
@@ -116,6 +116,8 @@ export async function gradebookPage(id, signal) {
       penaltyWords(assignment) ? ` ·${penaltyWords(assignment)}` : "",
       ` · ${book.rows.length} learner${book.rows.length === 1 ? "" : "s"}`),
     el("p", { class: "actions" }, csvLink(assignment.id, say)),
+    el("p", { class: "insight-links" }, "Insight over this course: ", book.problems.map((slug, i) => [i ? " · " : "",
+      link(insightHref(slug, assignment.course_id), slug, { "aria-label": `Insight into ${slug} over this course` })])),
     state,
     book.rows.length
       ? el("div", { class: "table-scroll gradebook-scroll", tabindex: "0", role: "region", "aria-labelledby": "gradebook-caption" },

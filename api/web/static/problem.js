@@ -6,6 +6,7 @@ import { assignmentContext } from "./assignment-banner.js";
 import { badge, el, link, notice, percent, problemHref, serverHtml, setTitle, show } from "./dom.js";
 import { editor, loadDraft, saveDraft } from "./editor.js";
 import { hintsAndEditorial } from "./hints.js";
+import { copyControl } from "./problem-copy.js";
 import { holdButton, idempotencyKey } from "./inflight.js";
 import { follow, liveStatus, resultView } from "./results.js";
 import { isNarrow, tabs } from "./tabs.js";
@@ -19,7 +20,7 @@ function limitsText(problem) {
   return `${test} s per test · ${all} s per submission · ${memory} MB memory`;
 }
 
-function checkerText(checker) {
+export function checkerText(checker) {
   const tolerances = [];
   if (checker.abs_tol) tolerances.push(`absolute ${checker.abs_tol}`);
   if (checker.rel_tol) tolerances.push(`relative ${checker.rel_tol}`);
@@ -231,7 +232,8 @@ export async function problemPage(slug, signal) {
         link(`${problemPath(slug)}/history`, "history and diffs"),
         link(`/submissions?problem=${encodeURIComponent(slug)}`, "all my submissions")),
       statsLine(slug, signal),
-      trackNav(problem.track)),
+      trackNav(problem.track),
+      copyControl(problem, signal)),
     layout.bar,
     el("div", { class: "columns" }, statementPanel, el("section", { class: "right" }, codePanel, resultsPanel)));
 

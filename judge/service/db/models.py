@@ -222,6 +222,17 @@ class Rejudge(Base):
     total: Mapped[int]
 
 
+class RejudgeItem(Base):
+    """One submission a rejudge put back in the queue, with the verdict it had before (None:
+    it had none yet), so the rejudge can say which verdicts it changed."""
+
+    __tablename__ = "rejudge_items"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rejudge_id: Mapped[int] = mapped_column(ForeignKey("rejudges.id", ondelete="CASCADE"), index=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
+    verdict_before: Mapped[str | None] = mapped_column(String(30))
+
+
 class ProblemRow(Base):
     __tablename__ = "problems"
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -33,9 +33,28 @@ def test_a_sound_problem_reports_every_part(tmp_path: Path) -> None:
                    "ok": True}],
         "public_tests": 1,
         "hidden_tests": 3,
+        "formulas": [],
         "failures": [],
     }
     assert validate_problem(problem, ExecSandbox()) == []
+
+
+def test_a_formula_that_does_not_render_is_a_failure_naming_file_formula_and_why(tmp_path: Path) -> None:
+    folder = make_problem(tmp_path, hidden=HIDDEN, wrong=WRONG)
+    (folder / "statement.md").write_text("Return the mean, $\\bar{x}$.\n\nIt is $\\frac{1}{n}$ of\n$\\sum x_i$.\n")
+    (folder / "hints.md").write_text("## Sum\n\nAdd them: $\\sum x$.\n\n## Divide\n\nThen $\\frac{s}$.\n")
+    (folder / "editorial.md").write_text("# Idea\n\n$$\n\\mean{x}\n$$\n")
+    report = check_problem(load_problem(folder), ExecSandbox())
+    assert [f.as_json() for f in report.formulas] == [
+        {"file": "hints.md", "hint": 2, "line": 1, "formula": "$\\frac{s}$",
+         "reason": "a command is missing an argument (<mfrac> needs 2)"},
+        {"file": "editorial.md", "hint": None, "line": 4, "formula": "$$\\mean{x}$$",
+         "reason": "unknown command \\mean"}]
+    assert report.failures[:2] == (
+        "mean: hints.md, hint 2, line 1 of the hint: the formula $\\frac{s}$ cannot be rendered: "
+        "a command is missing an argument (<mfrac> needs 2)",
+        "mean: editorial.md, line 4: the formula $$\\mean{x}$$ cannot be rendered: unknown command \\mean")
+    assert not report.ok and report.reference_verdict is Verdict.ACCEPTED  # the rest still ran
 
 
 def test_a_wrong_solution_that_gets_another_verdict_is_named(tmp_path: Path) -> None:

@@ -22,7 +22,8 @@ BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;
 STATIC = WEB / "static"
 AUTHOR_MODULES = ["routes-author.js", "author-list.js", "author-problem.js", "author-files.js",
                   "author-versions.js", "author-rejudge.js", "author-preview.js", "author-insight.js",
-                  "author-format.js", "author-http.js", "author-parts.js", "side-by-side.js"]
+                  "author-format.js", "author-http.js", "author-parts.js", "author-upload.js",
+                  "side-by-side.js"]
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to run the page modules with")
 
 
@@ -145,3 +146,43 @@ def test_matched_lines_mark_each_range_with_its_match(tmp_path: Path) -> None:
     assert got[0] == [-1, 0, 0, 1, 1, -1, 2, 2]
     assert got[1] == [1, -1, -1, -1, 0, 0]
     assert got[2] == [-1, -1]
+
+
+@needs_node
+def test_an_upload_refusal_is_said_in_words_with_its_file_and_line(tmp_path: Path) -> None:
+    refusals = [
+        {"status": 422, "code": "invalid_input",
+         "message": "archive: before the first member: changed.zip is not a readable zip or tar archive (truncated header)"},
+        {"status": 422, "code": "invalid_input", "message": "edges/tests/public.json: invalid JSON at line 4 column 1"},
+        {"status": 422, "code": "invalid_input", "message": "hints.md: line 3: text before the first '## ' heading"},
+        {"status": 422, "code": "invalid_input",
+         "message": "archive: member 'big.txt': the files add up to more than 20 MiB"},
+        {"status": 422, "code": "invalid_input", "message": "problem.toml: missing key function.name"},
+        {"status": 413, "code": "too_large", "message": "the request body is over 26214400 bytes"},
+        {"status": 403, "code": "forbidden", "message": "you do not own problem 'edges'"},
+        {"status": 422, "code": "invalid_input", "message": "slug: give a slug"},
+    ]
+    got = _run_format(tmp_path, f"console.log(JSON.stringify({json.dumps(refusals)}.map("
+                                "(e) => f.uploadRefusal(e, 'changed.zip', 'edges'))));")
+    assert got == [
+        "changed.zip is not a readable .zip archive (truncated header). Make a .zip of the problem folder "
+        "and choose it again.",
+        "In tests/public.json, line 4 (column 1): invalid JSON.",
+        "In hints.md, line 3: text before the first '## ' heading.",
+        "In the archive, at big.txt: the files add up to more than 20 MiB.",
+        "In problem.toml: missing key function.name.",
+        "changed.zip is too large: the judge takes an archive of at most 25 MiB. Leave out what the problem "
+        "does not need.",
+        "Only the problem's owner or an administrator can upload a new version of it.",
+        "The archive was not accepted: give a slug.",
+    ]
+
+
+@needs_node
+def test_a_rejudges_verdicts_read_before_and_after(tmp_path: Path) -> None:
+    verdicts = [{"verdict": "accepted", "before": 1, "after": 2},
+                {"verdict": "wrong_answer", "before": 1, "after": 0},
+                {"verdict": None, "before": 0, "after": 0}]
+    got = _run_format(tmp_path, f"console.log(JSON.stringify([f.verdictCountWords({json.dumps(verdicts)}), "
+                                "f.verdictCountWords([])]));")
+    assert got == ["accepted 1 → 2 · wrong answer 1 → 0 · no verdict 0 → 0", ""]

@@ -327,6 +327,34 @@ def test_copy_refuses_bad_or_taken_slugs(client: TestClient, tokens: Tokens, wor
           404, "not_found")
 
 
+def test_any_instructor_copies_a_shipped_problem_to_adapt_it(client: TestClient, tokens: Tokens) -> None:
+    """The shipped problems are a library: any instructor copies the published version into a
+    draft of their own; someone else's problem stays theirs, and a learner copies nothing."""
+    shipped = get(client, tokens.other_instructor, "/problems/secret_lookup")
+    assert shipped["shipped"] is True and shipped["owned"] is False
+    copy = f"fast_adapted_{uuid.uuid4().hex[:6]}"
+    made = client.post("/api/v1/problems/secret_lookup/copy", headers=bearer(tokens.other_instructor),
+                       json={"new_slug": copy})
+    assert made.status_code == 201, made.text
+    mine = get(client, tokens.other_instructor, f"/problems/{copy}")
+    assert (mine["owned"], mine["shipped"], mine["published"]) == (True, False, False)
+    files = get(client, tokens.other_instructor, f"/problems/{copy}/versions/{made.json()['version']}/files")["files"]
+    assert f'slug = "{copy}"' in files["problem.toml"]
+    # Another instructor's problem (the copy) is not a library problem: a draft does not exist for
+    # anyone else, and once published it is theirs all the same.
+    again = {"new_slug": f"{copy}_again"}
+    error(client.post(f"/api/v1/problems/{copy}/copy", headers=bearer(tokens.instructor), json=again), 404)
+    assert client.post(f"/api/v1/problems/{copy}/publish", headers=bearer(tokens.other_instructor),
+                       json={}).status_code == 200
+    refused = client.post(f"/api/v1/problems/{copy}/copy", headers=bearer(tokens.instructor), json=again)
+    assert "copy your own problems or the shipped ones" in error(refused, 403, "forbidden")
+    error(client.post("/api/v1/problems/secret_lookup/copy", headers=bearer(tokens.learner),
+                      json={"new_slug": f"fast_learner_{uuid.uuid4().hex[:6]}"}), 403, "forbidden")
+    version = client.post("/api/v1/problems/secret_lookup/copy", headers=bearer(tokens.other_instructor),
+                          json={"new_slug": f"fast_old_{uuid.uuid4().hex[:6]}", "version": "0" * 16})
+    assert "only the published version" in error(version, 403, "forbidden")
+
+
 def test_an_invalid_version_reports_the_wrong_solution(client: TestClient, tokens: Tokens) -> None:
     slug = f"fast_invalid_{uuid.uuid4().hex[:6]}"
     files = ratio_files(slug, **{"wrong/zero.py": "# verdict: runtime_error\ndef ratio(h, t):\n    return 0.0\n"})

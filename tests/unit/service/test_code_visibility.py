@@ -155,6 +155,7 @@ def _path_values(world: World, name: str) -> list[str]:
         "course_id": [str(world.course)], "assignment_id": [str(world.assignment)],
         "user_id": [str(world.user_ids["other_learner"])], "invitation_id": [str(world.invitation)],
         "token_id": [str(world.spare_token)], "track": ["lookups"], "code": [world.join_code],
+        "comment_id": ["1"],  # comments carry no code; the id makes the route walked all the same
     }
     if name not in values:
         pytest.fail(f"this test does not know which real ids to put in {{{name}}}: add them to "
