@@ -132,6 +132,23 @@ def test_copying_a_problem(client: TestClient, world: World, role: str | None) -
 
 
 @pytest.mark.parametrize("role", ROLES)
+def test_running_code_in_the_preview(client: TestClient, world: World, role: str | None) -> None:
+    response = client.post(f"{API}/problems/{world.slug}/versions/{world.version}/runs",
+                           headers=headers(world, role), json={"code": REFERENCE})
+    # As for the preview itself: to anyone but the owner (and admins) the versions do not exist.
+    denied = {"learner": 404, "outsider": 404, "other_instructor": 404, "teacher": 404}
+    assert response.status_code == expect(role, {"owner": 202, "admin": 202}, denied), response.text
+    if response.status_code == 202:
+        assert response.json()["mode"] == "run"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_asking_what_a_rejudge_would_do(client: TestClient, world: World, role: str | None) -> None:
+    response = client.get(f"{API}/problems/{world.slug}/rejudge", headers=headers(world, role))
+    assert response.status_code == expect(role, {"owner": 200, "admin": 200}, OWNER_ONLY), response.text
+
+
+@pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("what", ["files", "detail"])
 def test_reading_a_version(client: TestClient, world: World, role: str | None, what: str) -> None:
     path = f"{API}/problems/{world.slug}/versions/{world.version}" + ("/files" if what == "files" else "")
@@ -390,6 +407,7 @@ ISSUE_11_CHANGES = {  # the routes this file is about: they must be among those 
     ("PUT", f"{API}/assignments/{{assignment_id}}/extensions/{{user_id}}"),
     ("DELETE", f"{API}/assignments/{{assignment_id}}/extensions/{{user_id}}"),
     ("PUT", f"{API}/submissions/{{submission_id}}/excuse"),
+    ("POST", f"{API}/problems/{{slug}}/versions/{{version}}/runs"),
     ("POST", f"{API}/submissions/{{submission_id}}/comments"),
     ("DELETE", f"{API}/submissions/{{submission_id}}/comments/{{comment_id}}"),
     ("POST", f"{API}/submissions/{{submission_id}}/comments/read"),
@@ -413,7 +431,7 @@ def filled(path: str, world: World, assignment: int) -> str:
     return (path.replace("{slug}", world.slug).replace("{course_id}", str(world.course_a))
             .replace("{assignment_id}", str(assignment)).replace("{user_id}", str(world.people["outsider"].id))
             .replace("{submission_id}", str(world.submissions[0])).replace("{token_id}", "1")
-            .replace("{invitation_id}", "1").replace("{comment_id}", "1"))
+            .replace("{invitation_id}", "1").replace("{comment_id}", "1").replace("{version}", world.version))
 
 
 def nowhere(path: str) -> str:
