@@ -101,8 +101,11 @@ def finish(submission_id: int, token: str, verdict: Verdict = Verdict.ACCEPTED) 
         assert lifecycle.finish(session, submission_id, token, report)
 
 
-def watched(submission_id: int, count: int = 1) -> Callable[[], bool]:
-    return lambda: len(watcher.watches.get(submission_id, ())) >= count
+def read_its_state(submission_id: int) -> Callable[[], bool]:
+    """A waiting request (or stream) of the submission has read its state since it started to
+    watch: from now on each change reaches it as a change. Watching alone is not enough: a claim
+    made before that read is simply the state it reads, not a change it is told of."""
+    return lambda: any(w.last is not None for w in watcher.watches.get(submission_id, ()))
 
 
 def events_of(text: str) -> list[tuple[str, dict[str, Any]]]:
@@ -254,7 +257,7 @@ def test_until_change_returns_on_the_next_change_pushed(
     pushed = watcher.pushed
     waiting: Future[httpx.Response] = background.submit(read, client, tokens.learner, queued, wait=20,
                                                         until="change")
-    eventually(watched(queued), what="the request waits")
+    eventually(read_its_state(queued), what="the request waits")
     claim(queued)
     response = waiting.result(timeout=10)
     # Looks find nothing here (no_polling): what woke the request can only be the announcement.
@@ -266,7 +269,7 @@ def test_the_default_wait_still_holds_until_done(
         client: TestClient, tokens: Tokens, queued: int, subscribed: None, no_polling: None,
         background: ThreadPoolExecutor) -> None:
     waiting = background.submit(read, client, tokens.learner, queued, wait=20)
-    eventually(watched(queued), what="the request waits")
+    eventually(read_its_state(queued), what="the request waits")
     token = claim(queued)
     time.sleep(0.3)
     assert not waiting.done()  # running is not what it waits for
@@ -319,7 +322,7 @@ def test_waiters_wake_from_the_database_while_pubsub_is_down(
     eventually(lambda: not watcher.subscribed, what="the watcher notices")
     looks = watcher.looks
     waiting = background.submit(read, client, tokens.learner, queued, wait=20, until="change")
-    eventually(watched(queued), what="the request waits")
+    eventually(read_its_state(queued), what="the request waits")
     started = time.monotonic()
     claim(queued)  # its announcement fails (logged): only the database can tell
     body = waiting.result(timeout=10).json()
@@ -353,7 +356,7 @@ def test_events_stream_each_change_in_order(client: TestClient, tokens: Tokens, 
                                             subscribed: None, no_polling: None,
                                             background: ThreadPoolExecutor) -> None:
     streaming = background.submit(stream, client, tokens.learner, queued)
-    eventually(watched(queued), what="the stream waits")
+    eventually(read_its_state(queued), what="the stream has sent the queued state")
     token = claim(queued)
     finish(queued, token)
     response = streaming.result(timeout=10)
@@ -427,7 +430,7 @@ def test_the_pages_reader_parses_the_stream_the_api_sends(
         client: TestClient, tokens: Tokens, queued: int, subscribed: None, no_polling: None,
         background: ThreadPoolExecutor, tmp_path: Path) -> None:
     streaming = background.submit(stream, client, tokens.learner, queued)
-    eventually(watched(queued), what="the stream waits")
+    eventually(read_its_state(queued), what="the stream has sent the queued state")
     finish(queued, claim(queued))
     text = streaming.result(timeout=10).text
     (tmp_path / "api.mjs").write_text((WEB / "static" / "api.js").read_text())
