@@ -1,13 +1,15 @@
-"""What the browser tests share besides fixtures: the availability rule, the axe audit and the
-checks on layout."""
+"""What the browser tests share besides fixtures: the availability rule, the axe audit, the
+checks on layout, and the API calls a story makes to set its scene."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
+import httpx
 import pytest
 
 if TYPE_CHECKING:
@@ -18,6 +20,28 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM = Path(os.environ.get("JUDGE_TEST_CHROMIUM", "/usr/bin/chromium"))
 AXE_SOURCE_PATH = Path(__file__).parent / "vendor" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+class HasToken(Protocol):
+    token: str
+
+
+def api_request(base: str, account: HasToken, method: str, path: str, **body: Any) -> httpx.Response:
+    """One call of the API at ``base`` as ``account`` (``body`` as JSON, when given)."""
+    return httpx.request(method, f"{base}/api/v1{path}", headers={"Authorization": f"Bearer {account.token}"},
+                         json=body or None, timeout=60)
+
+
+def api_call(base: str, account: HasToken, method: str, path: str, **body: Any) -> Any:
+    """``api_request`` that must succeed: its JSON body."""
+    response = api_request(base, account, method, path, **body)
+    assert response.is_success, response.text
+    return response.json()
+
+
+def hours_from_now(hours: float) -> str:
+    """An ISO 8601 time with its offset, ``hours`` from now (negative: ago)."""
+    return (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
 
 
 def unavailable(reason: str) -> NoReturn:

@@ -14,10 +14,9 @@ import uuid
 import zipfile
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright
+from tests.browser.support import api_call, assert_accessible, horizontal_overflow, require_playwright
 
 require_playwright()
 
@@ -37,13 +36,6 @@ HALF = "def ratio(hits, total):\n    return 0.5\n"  # right on the public test o
 BAD_HINT = "## Start\n\nDivide $h$ by $t$.\n\n## Next\n\nThen $\\frac{h}$ it is.\n"
 
 
-def call(base: str, account: Account, method: str, path: str, **body: Any) -> Any:
-    response = httpx.request(method, f"{base}/api/v1{path}", headers={"Authorization": f"Bearer {account.token}"},
-                             json=body or None, timeout=60)
-    assert response.is_success, response.text
-    return response.json()
-
-
 def zipped(files: dict[str, str]) -> dict[str, Any]:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as packed:
@@ -55,7 +47,7 @@ def zipped(files: dict[str, str]) -> dict[str, Any]:
 def validated(base: str, account: Account, slug: str, version: str) -> dict[str, Any]:
     deadline = time.monotonic() + VALIDATED / 1000
     while True:
-        found: dict[str, Any] = call(base, account, "GET", f"/problems/{slug}/versions/{version}")
+        found: dict[str, Any] = api_call(base, account, "GET", f"/problems/{slug}/versions/{version}")
         if found["status"] != "draft":
             return found
         assert time.monotonic() < deadline, f"version {version} of {slug} was not validated"
@@ -65,7 +57,7 @@ def validated(base: str, account: Account, slug: str, version: str) -> dict[str,
 def judged(base: str, account: Account, submission_id: int) -> dict[str, Any]:
     deadline = time.monotonic() + JUDGED / 1000
     while True:
-        found: dict[str, Any] = call(base, account, "GET", f"/submissions/{submission_id}?wait=10")
+        found: dict[str, Any] = api_call(base, account, "GET", f"/submissions/{submission_id}?wait=10")
         if found["status"] == "done":
             return found
         assert time.monotonic() < deadline, f"submission {submission_id} was not judged"
@@ -75,10 +67,10 @@ def new_problem(base: str, teacher: Account, prefix: str, files: dict[str, str] 
                 publish: bool = False) -> tuple[str, str]:
     """A problem of teacher's, validated (and published when asked); (slug, version)."""
     slug = f"{prefix}_{uuid.uuid4().hex[:8]}"
-    created = call(base, teacher, "POST", "/problems", slug=slug, files=files or ratio_files(slug))
+    created = api_call(base, teacher, "POST", "/problems", slug=slug, files=files or ratio_files(slug))
     assert validated(base, teacher, slug, created["version"])["status"] == "valid"
     if publish:
-        call(base, teacher, "POST", f"/problems/{slug}/publish", version=created["version"])
+        api_call(base, teacher, "POST", f"/problems/{slug}/publish", version=created["version"])
     return slug, created["version"]
 
 
@@ -121,12 +113,12 @@ def test_a_changed_zip_becomes_a_version_and_publish_shows_in_the_header(
     # The fixed folder: valid; Publish shows in the header without a reload.
     upload(page, zipped(ratio_files(slug, **{"statement.md": "Return the share of hits: `hits / total`.\n"})))
     expect(versions.get_by_role("status")).to_contain_text("is valid: it can be published.", timeout=VALIDATED)
-    newest = call(live_server, teacher, "GET", f"/problems/{slug}/versions")[-1]["version"]
+    newest = api_call(live_server, teacher, "GET", f"/problems/{slug}/versions")[-1]["version"]
     versions.get_by_role("button", name=f"Publish version {newest[:10]}", exact=True).click()
     expect(versions.get_by_role("status")).to_contain_text(f"Version {newest[:10]} is published.")
     expect(header).to_contain_text(f"published: version {newest[:10]}")
     expect(header.get_by_role("link", name="Public page")).to_be_visible()
-    assert call(live_server, teacher, "GET", f"/problems/{slug}")["version"] == newest
+    assert api_call(live_server, teacher, "GET", f"/problems/{slug}")["version"] == newest
     assert_accessible(page)
 
 
@@ -135,8 +127,8 @@ def test_the_preview_shows_tolerance_hints_editorial_and_runs_the_draft(
     teacher = make_account(Role.INSTRUCTOR, "edges-preview")
     slug = f"edges_preview_{uuid.uuid4().hex[:8]}"
     toml = ratio_files(slug)["problem.toml"].replace('name = "float"', 'name = "float"\nabs_tol = 0.001')
-    created = call(live_server, teacher, "POST", "/problems", slug=slug,
-                   files=ratio_files(slug, **{"problem.toml": toml}))  # a draft: never published
+    created = api_call(live_server, teacher, "POST", "/problems", slug=slug,
+                       files=ratio_files(slug, **{"problem.toml": toml}))  # a draft: never published
     page = open_page(token=teacher.token, width=375, height=800)
     drawn(page, f"/author/{slug}/preview?version={created['version']}")
     expect(page.get_by_text("Checker: float (tolerance: absolute 0.001)")).to_be_visible()
@@ -164,15 +156,15 @@ def test_a_rejudge_asks_how_many_first_and_lists_the_verdicts_it_changed(
     teacher = make_account(Role.INSTRUCTOR, "edges-rejudge")
     slug, _ = new_problem(live_server, teacher, "edges_rejudge", publish=True)
     ann, bob = make_account(Role.LEARNER, "edges-ann"), make_account(Role.LEARNER, "edges-bob")
-    right = call(live_server, ann, "POST", "/submissions", problem=slug, code=RATIO)
-    lucky = call(live_server, bob, "POST", "/submissions", problem=slug, code=HALF)
+    right = api_call(live_server, ann, "POST", "/submissions", problem=slug, code=RATIO)
+    lucky = api_call(live_server, bob, "POST", "/submissions", problem=slug, code=HALF)
     assert judged(live_server, ann, right["id"])["verdict"] == "accepted"
     assert judged(live_server, bob, lucky["id"])["verdict"] == "wrong_answer"  # the hidden third
     # A new version whose hidden test is 0.5 too: bob's code is now accepted.
-    changed = call(live_server, teacher, "PUT", f"/problems/{slug}", files=ratio_files(slug, **{
-        "tests/hidden.json": json.dumps([{"name": "twin", "args": [2, 4], "expected": 0.5}])}))
+    changed = api_call(live_server, teacher, "PUT", f"/problems/{slug}", files=ratio_files(slug, **{
+            "tests/hidden.json": json.dumps([{"name": "twin", "args": [2, 4], "expected": 0.5}])}))
     assert validated(live_server, teacher, slug, changed["version"])["status"] == "valid"
-    call(live_server, teacher, "POST", f"/problems/{slug}/publish", version=changed["version"])
+    api_call(live_server, teacher, "POST", f"/problems/{slug}/publish", version=changed["version"])
 
     page = open_page(token=teacher.token)
     drawn(page, f"/author/{slug}")
@@ -182,7 +174,7 @@ def test_a_rejudge_asks_how_many_first_and_lists_the_verdicts_it_changed(
     box.get_by_role("button", name="Rejudge", exact=True).click()
     expect(box.get_by_role("status")).to_have_text("Not rejudged: you cancelled.")
     assert asked and f"Rejudge 2 submissions of {slug} against the published version {changed['version'][:10]}" in asked[0]
-    assert call(live_server, teacher, "GET", f"/problems/{slug}/rejudges/latest") is None  # nothing started
+    assert api_call(live_server, teacher, "GET", f"/problems/{slug}/rejudges/latest") is None  # nothing started
 
     page.once("dialog", lambda dialog: dialog.accept())
     box.get_by_role("button", name="Rejudge", exact=True).click()

@@ -8,20 +8,24 @@ from __future__ import annotations
 
 import subprocess
 import uuid
-from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import httpx
 import pytest
 
-from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright
+from tests.browser.support import (
+    api_call,
+    api_request,
+    assert_accessible,
+    horizontal_overflow,
+    hours_from_now,
+    require_playwright,
+)
 
 require_playwright()
 
 from playwright.sync_api import expect  # noqa: E402
 
 from judge.service.db.models import Role  # noqa: E402
-from tests.browser.conftest import Account, PageFactory, make_account  # noqa: E402
+from tests.browser.conftest import PageFactory, make_account  # noqa: E402
 from tests.browser.test_pages import FIXTURE, drawn  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -29,32 +33,18 @@ pytestmark = pytest.mark.browser
 WRONG = 'def lookup(key):\n    if key == "a":\n        return "zq-secret-101"\n    return "zq-secret-" + key\n'
 
 
-def call(base: str, account: Account, method: str, path: str, **body: Any) -> httpx.Response:
-    return httpx.request(method, f"{base}/api/v1{path}", headers={"Authorization": f"Bearer {account.token}"},
-                         json=body or None, timeout=60)
-
-
-def made(response: httpx.Response) -> Any:
-    assert response.is_success, response.text
-    return response.json()
-
-
-def iso(hours: float) -> str:
-    return (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
-
-
 def test_an_instructor_gives_feedback_and_the_learner_reads_it(open_page: PageFactory, live_server: str,
                                                                 worker: subprocess.Popen[bytes]) -> None:
     teacher = make_account(Role.INSTRUCTOR, "feedback-teacher")
     ann, bob = make_account(Role.LEARNER, "feedback-ann"), make_account(Role.LEARNER, "feedback-bob")
-    course = made(call(live_server, teacher, "POST", "/courses", title=f"Feedback {uuid.uuid4().hex[:4]}"))
+    course = api_call(live_server, teacher, "POST", "/courses", title=f"Feedback {uuid.uuid4().hex[:4]}")
     for learner in (ann, bob):
-        made(call(live_server, learner, "POST", "/courses/join", code=course["join_code"]))
-    week = made(call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 4",
-                     opens_at=iso(-1), due_at=iso(48), late_policy="accept", problems=[FIXTURE.slug]))
-    sent = made(call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=WRONG,
-                     assignment=week["id"]))
-    done = made(call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30"))
+        api_call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
+    week = api_call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 4",
+                    opens_at=hours_from_now(-1), due_at=hours_from_now(48), late_policy="accept",
+                    problems=[FIXTURE.slug])
+    sent = api_call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=WRONG, assignment=week["id"])
+    done = api_call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30")
     assert done["status"] == "done" and done["verdict"] != "accepted", done
 
     page = open_page(token=teacher.token)
@@ -112,4 +102,4 @@ def test_an_instructor_gives_feedback_and_the_learner_reads_it(open_page: PageFa
     other.goto(f"/submissions/{sent['id']}")
     expect(other.get_by_role("alert")).to_contain_text(f"no submission {sent['id']}")
     expect(other.get_by_text("Look the key up")).to_have_count(0)
-    assert call(live_server, bob, "GET", f"/submissions/{sent['id']}/comments").status_code == 404
+    assert api_request(live_server, bob, "GET", f"/submissions/{sent['id']}/comments").status_code == 404

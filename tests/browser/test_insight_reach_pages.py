@@ -9,30 +9,21 @@ from __future__ import annotations
 import subprocess
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import httpx
 import pytest
 
-from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright
+from tests.browser.support import api_call, assert_accessible, horizontal_overflow, require_playwright
 
 require_playwright()
 
 from playwright.sync_api import expect  # noqa: E402
 
 from judge.service.db.models import Role  # noqa: E402
-from tests.browser.conftest import Account, PageFactory, make_account  # noqa: E402
+from tests.browser.conftest import PageFactory, make_account  # noqa: E402
 from tests.browser.test_pages import FIXTURE, drawn  # noqa: E402
 from tests.utils.service import REFERENCE  # noqa: E402
 
 pytestmark = pytest.mark.browser
-
-
-def call(base: str, account: Account, method: str, path: str, **body: Any) -> Any:
-    response = httpx.request(method, f"{base}/api/v1{path}", headers={"Authorization": f"Bearer {account.token}"},
-                             json=body or None, timeout=60)
-    assert response.is_success, response.text
-    return response.json()
 
 
 def test_a_course_instructor_reaches_insight_and_copies_a_shipped_problem(
@@ -40,14 +31,14 @@ def test_a_course_instructor_reaches_insight_and_copies_a_shipped_problem(
     teacher = make_account(Role.INSTRUCTOR, "reach-teacher")
     ann = make_account(Role.LEARNER, "reach-ann")
     title = f"Insight course {uuid.uuid4().hex[:4]}"
-    course = call(live_server, teacher, "POST", "/courses", title=title)
-    call(live_server, ann, "POST", "/courses/join", code=course["join_code"])
+    course = api_call(live_server, teacher, "POST", "/courses", title=title)
+    api_call(live_server, ann, "POST", "/courses/join", code=course["join_code"])
     now = datetime.now(UTC)
-    week = call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 6",
-                opens_at=(now - timedelta(hours=1)).isoformat(), due_at=(now + timedelta(days=2)).isoformat(),
-                late_policy="accept", problems=[FIXTURE.slug])
-    sent = call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=REFERENCE, assignment=week["id"])
-    assert call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30")["verdict"] == "accepted"
+    week = api_call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 6",
+                    opens_at=(now - timedelta(hours=1)).isoformat(), due_at=(now + timedelta(days=2)).isoformat(),
+                    late_policy="accept", problems=[FIXTURE.slug])
+    sent = api_call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=REFERENCE, assignment=week["id"])
+    assert api_call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30")["verdict"] == "accepted"
 
     page = open_page(token=teacher.token, width=375, height=740)
     insight_name = f"Insight into {FIXTURE.slug} over this course"
@@ -78,7 +69,7 @@ def test_a_course_instructor_reaches_insight_and_copies_a_shipped_problem(
     page.get_by_role("button", name="Make my copy").click()
     page.wait_for_url(f"**/author/{slug}")
     expect(page.get_by_role("heading", level=1)).to_contain_text(FIXTURE.title)
-    assert call(live_server, teacher, "GET", f"/problems/{slug}")["owned"] is True
+    assert api_call(live_server, teacher, "GET", f"/problems/{slug}")["owned"] is True
     assert_accessible(page)
 
     # A learner is offered no copy.

@@ -8,50 +8,42 @@ from __future__ import annotations
 import re
 import subprocess
 import uuid
-from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import httpx
 import pytest
 
-from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright
+from tests.browser.support import (
+    api_call,
+    assert_accessible,
+    horizontal_overflow,
+    hours_from_now,
+    require_playwright,
+)
 
 require_playwright()
 
 from playwright.sync_api import expect  # noqa: E402
 
 from judge.service.db.models import Role  # noqa: E402
-from tests.browser.conftest import Account, PageFactory, make_account  # noqa: E402
+from tests.browser.conftest import PageFactory, make_account  # noqa: E402
 from tests.browser.test_pages import FIXTURE, drawn  # noqa: E402
 from tests.utils.service import REFERENCE  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 
-def call(base: str, account: Account, method: str, path: str, **body: Any) -> Any:
-    response = httpx.request(method, f"{base}/api/v1{path}", headers={"Authorization": f"Bearer {account.token}"},
-                             json=body or None, timeout=60)
-    assert response.is_success, response.text
-    return response.json()
-
-
-def iso(hours: float) -> str:
-    return (datetime.now(UTC) + timedelta(hours=hours)).isoformat()
-
-
 def test_an_instructor_runs_late_work_from_the_pages(open_page: PageFactory, live_server: str,
                                                       worker: subprocess.Popen[bytes]) -> None:
     teacher = make_account(Role.INSTRUCTOR, "late-teacher")
     ann, bob = make_account(Role.LEARNER, "late-ann"), make_account(Role.LEARNER, "late-bob")
-    course = call(live_server, teacher, "POST", "/courses", title=f"Late work {uuid.uuid4().hex[:4]}")
+    course = api_call(live_server, teacher, "POST", "/courses", title=f"Late work {uuid.uuid4().hex[:4]}")
     for learner in (ann, bob):
-        call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
+        api_call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
     # Due 50 hours ago: three started days at 10 percent each.
-    week = call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 3",
-                opens_at=iso(-100), due_at=iso(-50), late_policy="accept", penalty_percent=10,
-                penalty_unit="day", penalty_floor=50, problems=[FIXTURE.slug])
-    sent = call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=REFERENCE, assignment=week["id"])
-    done = call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30")
+    week = api_call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 3",
+                    opens_at=hours_from_now(-100), due_at=hours_from_now(-50), late_policy="accept", penalty_percent=10,
+                    penalty_unit="day", penalty_floor=50, problems=[FIXTURE.slug])
+    sent = api_call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=REFERENCE, assignment=week["id"])
+    done = api_call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30")
     assert (done["verdict"], done["late"], done["penalty"]) == ("accepted", True, 30.0), done
 
     page = open_page(token=teacher.token)

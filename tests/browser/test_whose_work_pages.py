@@ -8,19 +8,17 @@ from __future__ import annotations
 import subprocess
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import httpx
 import pytest
 
-from tests.browser.support import assert_accessible, horizontal_overflow, require_playwright
+from tests.browser.support import api_call, assert_accessible, horizontal_overflow, require_playwright
 
 require_playwright()
 
 from playwright.sync_api import expect  # noqa: E402
 
 from judge.service.db.models import Role  # noqa: E402
-from tests.browser.conftest import Account, PageFactory, make_account  # noqa: E402
+from tests.browser.conftest import PageFactory, make_account  # noqa: E402
 from tests.browser.test_pages import FIXTURE, drawn  # noqa: E402
 from tests.utils.service import REFERENCE  # noqa: E402
 
@@ -29,28 +27,21 @@ pytestmark = pytest.mark.browser
 WRONG = "def lookup(key):\n    return 'zq-secret-' + key\n"
 
 
-def call(base: str, account: Account, method: str, path: str, **body: Any) -> Any:
-    response = httpx.request(method, f"{base}/api/v1{path}", headers={"Authorization": f"Bearer {account.token}"},
-                             json=body or None, timeout=60)
-    assert response.is_success, response.text
-    return response.json()
-
-
 def test_an_instructor_finds_a_learners_work_and_history(open_page: PageFactory, live_server: str,
                                                          worker: subprocess.Popen[bytes]) -> None:
     teacher = make_account(Role.INSTRUCTOR, "whose-teacher")
     ann, bob = make_account(Role.LEARNER, "whose-ann"), make_account(Role.LEARNER, "whose-bob")
-    course = call(live_server, teacher, "POST", "/courses", title=f"Whose work {uuid.uuid4().hex[:4]}")
+    course = api_call(live_server, teacher, "POST", "/courses", title=f"Whose work {uuid.uuid4().hex[:4]}")
     for learner in (ann, bob):
-        call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
+        api_call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
     now = datetime.now(UTC)
-    week = call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 5",
-                opens_at=(now - timedelta(hours=1)).isoformat(), due_at=(now + timedelta(days=2)).isoformat(),
-                late_policy="accept", problems=[FIXTURE.slug])
-    sent = [call(live_server, who, "POST", "/submissions", problem=FIXTURE.slug, code=code, assignment=week["id"])
+    week = api_call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 5",
+                    opens_at=(now - timedelta(hours=1)).isoformat(), due_at=(now + timedelta(days=2)).isoformat(),
+                    late_policy="accept", problems=[FIXTURE.slug])
+    sent = [api_call(live_server, who, "POST", "/submissions", problem=FIXTURE.slug, code=code, assignment=week["id"])
             for who, code in ((ann, WRONG), (ann, REFERENCE), (bob, REFERENCE))]
     for submission, who in zip(sent, (ann, ann, bob), strict=True):
-        assert call(live_server, who, "GET", f"/submissions/{submission['id']}?wait=30")["status"] == "done"
+        assert api_call(live_server, who, "GET", f"/submissions/{submission['id']}?wait=30")["status"] == "done"
 
     page = open_page(token=teacher.token, width=375, height=740)
     drawn(page, "/submissions")
