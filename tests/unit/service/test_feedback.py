@@ -65,12 +65,12 @@ def course(client: TestClient) -> Course:
 
 def test_comments_on_a_line_and_on_the_whole_reach_only_their_learner(course: Course) -> None:
     on_line = course.comment("ann", body="Compare with `==`, not `is`.", line=2)
-    whole = course.comment("ann", body="**Close.** See $\\frac{a}{b}$ <script>alert(1)</script>")
+    whole = course.comment("ann", body="**Close.** See $\\frac{a}{b}$ <script>alert(1)</script> [x](javascript:alert(1))")
     assert on_line.status_code == 201 and whole.status_code == 201, (on_line.text, whole.text)
     assert on_line.json()["line"] == 2 and whole.json()["line"] is None
     html = whole.json()["html"]
     assert "<strong>Close.</strong>" in html and "<math" in html
-    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<script>" not in html and "&lt;script&gt;" in html and 'href="javascript' not in html
     assert course.listed("ann")["new_comments"] == 2
     seen = course.comments("ann", course.tokens["ann"])
     assert seen.status_code == 200 and [c["author"] for c in seen.json()] == [course.teacher_name] * 2
