@@ -216,11 +216,15 @@ def status(
 def list_submissions(
     problem: Annotated[str | None, typer.Option(help="only this problem's submissions")] = None,
     limit: Annotated[int, typer.Option(min=1, max=100, help="how many, newest first")] = 20,
+    learner: Annotated[str | None, typer.Option(help="only this learner's (for their instructors)")] = None,
+    assignment: Annotated[int | None, typer.Option(min=1, help="only those handed in for it")] = None,
+    verdict: Annotated[str | None, typer.Option(help="only those with it, e.g. wrong_answer")] = None,
+    late: Annotated[bool | None, typer.Option("--late/--not-late", help="counted late, or not")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Your submissions, newest first."""
+    """Your submissions, newest first (an instructor's: also their courses' learners')."""
     with _reported(as_json), _client() as client:
-        page = client.submissions(problem, limit)
+        page = client.submissions(problem, limit, learner, assignment, verdict, late)
         if as_json:
             _print_json(page)
         else:

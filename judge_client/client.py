@@ -150,10 +150,17 @@ class JudgeClient:
         result: Json = self.request("GET", f"/api/v1/submissions/{submission_id}", params=params)
         return result
 
-    def submissions(self, problem: str | None, limit: int) -> Json:
+    def submissions(self, problem: str | None, limit: int, learner: str | None = None,
+                    assignment: int | None = None, verdict: str | None = None,
+                    late: bool | None = None) -> Json:
+        """The newest submissions you may read; every filter given narrows them (as the API's)."""
         params: dict[str, str | int] = {"limit": limit}
-        if problem:
-            params["problem"] = problem
+        for name, value in (("problem", problem), ("learner", learner), ("assignment", assignment),
+                            ("verdict", verdict)):
+            if value:
+                params[name] = value
+        if late is not None:
+            params["late"] = "true" if late else "false"
         result: Json = self.request("GET", "/api/v1/submissions", params=params)
         return result
 

@@ -279,3 +279,17 @@ def test_follow_falls_back_to_long_polls_without_a_useful_event_stream(events: h
         final = client.follow(7, lambda state: seen.append(state["status"]), timeout=60)
     assert final["verdict"] == "wrong_answer" and seen == ["running", "done"]
     assert all("until=change" in query and "wait=" in query for query in asked)
+
+
+def test_list_sends_the_filters_it_is_given() -> None:
+    asked: list[dict[str, str]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        asked.append(dict(request.url.params))
+        return httpx.Response(200, json={"items": [], "total": 0, "limit": 5, "offset": 0})
+
+    with mock(handler) as client:
+        client.submissions("bleu_1gram", 5, learner="ann", assignment=3, verdict="wrong_answer", late=False)
+        client.submissions(None, 20)
+    assert asked == [{"limit": "5", "problem": "bleu_1gram", "learner": "ann", "assignment": "3",
+                      "verdict": "wrong_answer", "late": "false"}, {"limit": "20"}]
