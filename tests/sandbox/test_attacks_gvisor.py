@@ -2,7 +2,7 @@
 
 gVisor is a second wall around the learner (its own kernel in user space). Some of its behaviour
 differs from runc (no pidfd, /proc and cgroups of its own), so the suite must hold there too. It is
-slower, so each attack's max-seconds is multiplied by TIME_FACTOR.
+slower, so each attack's max-seconds and its problem's time limits are multiplied by TIME_FACTOR.
 """
 
 from __future__ import annotations

@@ -201,10 +201,18 @@ def describe(report: Report) -> str:
 def check_attack(attack: Attack, sandbox: DockerSandbox, time_factor: float = 1.0,
                  isolation: Isolation | None = None) -> Report:
     """Grade the attack for real and assert everything a hostile submission must not change.
-    ``isolation``: run it on a copy of its problem with that isolation."""
+    ``isolation``: run it on a copy of its problem with that isolation; ``time_factor``: how much
+    slower the runtime is (its problem's time limits and the attack's max-seconds are scaled)."""
     problem = attack_problem(attack.problem)
     if isolation is not None and isolation is not problem.isolation:
         problem = dataclasses.replace(problem, isolation=isolation)
+    if time_factor != 1.0:
+        # A slower runtime (gVisor's ptrace platform) gets its time limits scaled as its wall bound
+        # is: one honest test stalled past the problem's own limit by a busy host is no finding.
+        limits = problem.limits
+        problem = dataclasses.replace(problem, limits=dataclasses.replace(
+            limits, time_per_test=limits.time_per_test * time_factor,
+            time_per_submission=limits.time_per_submission * time_factor))
     verdicts = attack.expected(sandbox.runtime, problem.isolation)
     wanted = " or ".join(sorted(v.value for v in verdicts))
     sandbox.recent.clear()
