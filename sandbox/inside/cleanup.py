@@ -34,6 +34,18 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
+def stopped(pid: int) -> bool | None:
+    """Whether pid is stopped (by a signal, or traced); None once it has ended or is a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            text = stat.read()
+    except OSError:
+        return None
+    # The name, in parentheses, may hold anything: the state is the field after its last ")".
+    state = text[text.rfind(b")") + 2:][:1]
+    return None if state in (b"Z", b"X", b"") else state in (b"T", b"t")
+
+
 def kill_uid(uid: int, keep: int | None = None) -> None:
     """SIGKILL every process of uid but ``keep`` (needs CAP_KILL). Nothing is reaped meanwhile,
     so a fork bomb never gets a freed pid back; the caller collects the zombies afterwards."""

@@ -61,6 +61,8 @@ CLAIM_STOPS = (Stop.CLAIM_TOO_LARGE, Stop.CLAIM_MALFORMED)  # a claim the host n
 FRESH_FRAME = f'"{FRESH}"'.encode()
 STALE_CAP = 1 << 20
 SMALL_FRAME = 1 << 16  # bytes a shared process may leave between tests, read and dropped
+STATE_POLLS, STATE_POLL_SECONDS = 200, 0.001  # waiting for a stop or a continue to take effect
+RESUME_TRIES = 5
 
 
 def _write_all(fd: int, data: bytes | memoryview) -> None:
@@ -360,17 +362,43 @@ def _end_of_lease(_signum: int, _frame: object) -> None:
 def _end_strays(child: Child, counts: _Counts) -> None:
     """Kill every process a shared learner process started, keeping the process itself. It is
     stopped meanwhile (all its threads), so that none of them forks anew while its children
-    are killed; nothing to do when the count holds only it besides the baseline."""
+    are killed; nothing to do when the count holds only it besides the baseline or, where no
+    count exists (gVisor), when /proc shows no other process of its uid: an honest process is
+    never stopped, and never depends on a stop and a continue following each other."""
     _reap_zombies()
-    if counts.baseline is not None and counts.pids.read() == counts.baseline + 1:
+    if counts.baseline is not None:
+        if counts.pids.read() == counts.baseline + 1:
+            return
+    elif not [pid for pid in cleanup.processes_of(child.uid) if pid != child.pid]:
         return
     with contextlib.suppress(ProcessLookupError):
         os.kill(child.pid, signal.SIGSTOP)
         try:
+            _await_state(child.pid, stopped=True)
             cleanup.kill_uid(child.uid, keep=child.pid)
         finally:
-            os.kill(child.pid, signal.SIGCONT)
+            _resume(child.pid)
     _reap_zombies()
+
+
+def _await_state(pid: int, stopped: bool) -> bool:
+    """Wait (a bounded while) until pid is stopped, or until it is not; whether it got there.
+    A stop takes effect a moment after the signal is sent, so a continue sent in that moment
+    may come before it: under gVisor the process then stayed stopped for good."""
+    for _ in range(STATE_POLLS):
+        state = cleanup.stopped(pid)
+        if state is None or state is stopped:  # an ended process is neither
+            return True
+        time.sleep(STATE_POLL_SECONDS)
+    return False
+
+
+def _resume(pid: int) -> None:
+    """Continue a stopped process and see that it runs (sent again while it shows stopped)."""
+    for _ in range(RESUME_TRIES):
+        os.kill(pid, signal.SIGCONT)
+        if _await_state(pid, stopped=False):
+            return
 
 
 def _drop_stale(child: Child) -> None:

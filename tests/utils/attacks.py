@@ -186,14 +186,18 @@ def unsafe_text(value: Any, path: str = "$") -> list[str]:
 
 
 def describe(report: Report) -> str:
+    """The verdict, the first tests and every test that did not pass or was not run (the one a
+    failure is about may come late in the run)."""
     lines = [f"verdict {report.verdict.value}, score {report.score:.3f}, message {report.message[:200]!r}"]
-    for test in report.tests[:12]:
-        lines.append(f"  {test.visibility.value} {test.name}: {test.status.value} in {test.seconds}s; "
-                     f"{(test.explanation or '')[:200]!r}")
-    if len(report.tests) > 12:
-        counts: dict[str, int] = {}
-        for test in report.tests[12:]:
+    counts: dict[str, int] = {}
+    for index, test in enumerate(report.tests):
+        unusual = test.status.value not in ("passed", "not_run")
+        if index < 12 or unusual:
+            lines.append(f"  {test.visibility.value} {test.name}: {test.status.value} in {test.seconds}s; "
+                         f"{(test.explanation or '')[:200]!r}")
+        else:
             counts[test.status.value] = counts.get(test.status.value, 0) + 1
+    if counts:
         lines.append(f"  ... and {counts}")
     return "\n".join(lines)
 
