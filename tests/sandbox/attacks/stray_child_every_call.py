@@ -8,7 +8,18 @@ import time
 from collections import Counter
 
 
+def _reap():
+    """The children the judge killed after the last call, collected (else, as zombies, they
+    would fill the container's process limit: this code's own doing)."""
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
 def bleu_1gram(reference, candidate):
+    _reap()
     if os.fork() == 0:
         time.sleep(100)
         os._exit(0)
