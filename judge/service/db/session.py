@@ -43,9 +43,15 @@ def refuse_nul(_connection: Any, _cursor: Any, _statement: str, parameters: Any,
             raise InvalidInput(f"{_BIND_SUFFIX.sub('', name)}: must not contain a NUL character (U+0000)")
 
 
-@lru_cache
 def get_engine(url: str | None = None) -> Engine:
-    url = url or get_settings().resolved_database_url()
+    """The process's engine for url (default: the settings' database). Resolved before the
+    cache, so that ``get_engine()`` and ``get_engine(None)`` are one engine: a pool process
+    disposing of it after the fork must drop the very pool its sessions use."""
+    return _engine(url or get_settings().resolved_database_url())
+
+
+@lru_cache
+def _engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
@@ -75,6 +81,12 @@ def get_engine(url: str | None = None) -> Engine:
 @lru_cache
 def _factory(url: str | None = None) -> sessionmaker[Session]:
     return sessionmaker(get_engine(url), expire_on_commit=False)
+
+
+def forget_engines() -> None:
+    """Drop the cached engines and session factories (for tests that switch databases)."""
+    _engine.cache_clear()
+    _factory.cache_clear()
 
 
 def new_session() -> Session:

@@ -100,10 +100,7 @@ def nothing_reached_out(request: pytest.FixtureRequest, network_guard: NetworkGu
 
 def _forget_cached_settings() -> None:
     get_settings.cache_clear()
-    db_session.get_engine.cache_clear()
-    factory = getattr(db_session, "_factory", None)
-    if factory is not None and hasattr(factory, "cache_clear"):
-        factory.cache_clear()
+    db_session.forget_engines()
 
 
 @pytest.fixture(scope="package", autouse=True)
