@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from api.rendering import render_markdown
 from api.schemas import (
@@ -43,7 +43,7 @@ from judge.service.db.models import (
     VersionStatus,
 )
 from judge.service.progress import Progress, progress_by_problem
-from judge.service.submissions import Mode
+from judge.service.submissions import Mode, shown_tests
 from judge.service.tracks import track_place
 
 
@@ -144,9 +144,12 @@ def submission_summary(submission: Submission, new_comments: int | None = None) 
 
 def submission_detail(submission: Submission, viewer: User) -> SubmissionOut:
     """The problem's owner sees every test; anyone else sees hidden tests as an aggregate."""
-    tests = [row.data for row in submission.results]
+    full = owns_problem(viewer, submission.problem)
+    session = object_session(submission)
+    assert session is not None, "a submission is shown from the session that read it"
+    tests = shown_tests(session, submission, full)
     hidden = None
-    if not owns_problem(viewer, submission.problem):
+    if not full:
         policy = HiddenPolicy(load_version(submission.version).hidden_policy)
         view = learner_view(tests, policy)
         tests, hidden = view["tests"], HiddenAggregate.model_validate(view["hidden"])

@@ -480,6 +480,19 @@ class Done:
     latency: float  # POST sent -> verdict received
     judged: float  # the submission's finished_at - started_at
     verdict: str
+    # Where a sequential submission's time went, by the wall clock (the client and the service
+    # share this machine's): POST sent -> row created, created -> claimed by a worker, claimed ->
+    # verdict written, written -> verdict received by the client.
+    phases: tuple[float, float, float, float] | None = None
+
+
+PHASES = ("POST to row", "queued", "judged", "verdict to client")
+
+
+def phases(sent: float, body: dict[str, Any], received: float) -> tuple[float, float, float, float]:
+    created, started, finished = (datetime.fromisoformat(body[key]).timestamp()
+                                  for key in ("created_at", "started_at", "finished_at"))
+    return created - sent, started - created, finished - started, received - finished
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -530,9 +543,10 @@ def sequential(service: Service, code: str, count: int, pause: float = 0.0) -> l
         for index in range(count):
             if index:
                 time.sleep(pause)
-            started = time.perf_counter()
+            started, sent = time.perf_counter(), time.time()
             body = await_verdict(http, service.tokens[0], post(http, service.tokens[0], code))
-            done.append(Done(time.perf_counter() - started, judged_seconds(body), body["verdict"]))
+            done.append(Done(time.perf_counter() - started, judged_seconds(body), body["verdict"],
+                             phases(sent, body, time.time())))
     return done
 
 
@@ -738,8 +752,11 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
         done = sequential(service, code, plan.sequential, pause)
         judged += done
         latencies = [d.latency for d in done]
+        split = ", ".join(f"{name} {ms(statistics.median(d.phases[n] for d in done if d.phases))}"
+                          for n, name in enumerate(PHASES))
         figures.add(label, f"p50 {ms(percentile(latencies, 0.5))}, "
-                    f"p95 {ms(percentile(latencies, 0.95))}", f"{how}, {len(done)} submissions")
+                    f"p95 {ms(percentile(latencies, 0.95))}",
+                    f"{how}, {len(done)} submissions; medians: {split}")
 
     say(f"burst: {plan.burst} submissions from {learners} learners, {max(WAITERS, plan.burst)} waiting")
     result = burst(service, code, plan.burst, learners)

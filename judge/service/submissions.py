@@ -30,6 +30,7 @@ from judge.errors import (
 )
 from judge.problem_paths import shown
 from judge.problems import SLUG
+from judge.results import Visibility
 from judge.service.access import Action, authorize, readable_submissions
 from judge.service.catalog import load_version
 from judge.service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
@@ -39,6 +40,7 @@ from judge.service.db.models import (
     Role,
     Submission,
     SubmissionStatus,
+    TestResultRow,
     User,
     utcnow,
 )
@@ -282,6 +284,25 @@ def find_submission(session: Session, user: User, submission_id: int) -> Submiss
         raise NotFound(f"no submission {submission_id}")
     authorize(user, Action.READ, submission)
     return submission
+
+
+def shown_tests(session: Session, submission: Submission, full: bool) -> list[dict[str, Any]]:
+    """The stored JSON of each test, in run order, for a viewer who sees every test (``full``)
+    or the learner's view (``judge.results.learner_view``), which needs only the status and
+    category of a hidden test: for those only the two are read, never the rest of the row
+    (bleu_1gram's hidden rows hold 90 KB of arguments a learner never sees)."""
+    if submission.status != SubmissionStatus.DONE:
+        return []  # rows are written with the verdict, in its transaction, and cleared with it
+    if full:
+        return [row.data for row in submission.results]
+    hidden = TestResultRow.visibility == Visibility.HIDDEN.value
+    mine = TestResultRow.submission_id == submission.id
+    public = session.scalars(select(TestResultRow.data).where(mine, ~hidden)
+                             .order_by(TestResultRow.position))
+    rest = session.execute(select(TestResultRow.status, TestResultRow.data["category"].as_string())
+                           .where(mine, hidden).order_by(TestResultRow.position))
+    return [*public, *({"visibility": Visibility.HIDDEN.value, "status": status, "category": category}
+                       for status, category in rest)]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import platform
+import os
 
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 # msgget msgsnd msgrcv msgctl semget semop semctl semtimedop shmget shmat shmctl shmdt
@@ -67,7 +67,7 @@ class Filter:
     """
 
     def __init__(self, machine: str | None = None) -> None:
-        machine = machine or platform.machine()
+        machine = machine or os.uname().machine  # platform.machine(), without importing platform
         self.known = machine in _SYSTEM_V
         if not self.known:
             return
