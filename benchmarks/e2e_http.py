@@ -417,7 +417,7 @@ def fork_runs(container: Any, forks: int, count: int) -> list[float]:
     return times
 
 
-def _in_threads(threads: int, each: int, one: Callable[[], None]) -> tuple[int, float]:
+def _in_threads(threads: int, each: int, one: Callable[[], object]) -> tuple[int, float]:
     """``one`` run ``each`` times in each of ``threads`` threads at once: (runs, seconds). The
     first error of any thread is raised once all have ended."""
     errors: list[BaseException] = []
@@ -818,7 +818,11 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
             figures.problems.append(f"/metrics counted {counted:.0f} verdicts, the benchmark {ours}")
         if count != ours:
             figures.problems.append(f"the judge-time histogram counted {count:.0f}, the benchmark {ours}")
-        elif abs(histogram_mean - own_mean) > max(0.05, 0.1 * own_mean):
+        # The histogram runs from the claim until the verdict is stored (its rows written and
+        # committed), the timestamps from the claim until the verdict's UPDATE: the histogram
+        # is longer by the storing, which a burst stretches (by 100 ms here on 2 cores), and
+        # never shorter.
+        elif not -0.05 <= histogram_mean - own_mean <= max(0.25, 0.5 * own_mean):
             figures.problems.append(f"judge-time means differ: /metrics {histogram_mean:.3f} s, "
                                     f"timestamps {own_mean:.3f} s")
     if any(v != "accepted" for v in verdicts):
