@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from judge.custom_input import Rejected, run_try, typed_arguments
 from judge.errors import ProblemError
@@ -124,7 +124,10 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
     if token is None:
         return JobResult.SKIPPED
     claimed_at = time.monotonic()
-    submission = session.get(Submission, submission_id, populate_existing=True)
+    # The version's files (bleu_1gram's are 130 KB) are read only when load_version has not
+    # cached them yet: most steps need only the version's id and number.
+    submission = session.get(Submission, submission_id, populate_existing=True, options=[
+        joinedload(Submission.version).defer(ProblemVersion.files)])
     assert submission is not None
     mode = submission.mode
     if submission.started_at is not None:

@@ -255,12 +255,9 @@ class ProblemVersion(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     problem_id: Mapped[int] = mapped_column(ForeignKey("problems.id", ondelete="CASCADE"))
     version: Mapped[str] = mapped_column(String(32))
-    # Deferred: the whole folder (bleu_1gram's is 130 KB, its hidden tests) and the validation
-    # report are read only where they are used, never by the many reads that need a version's
-    # number (every submission shown or listed names its version).
-    files: Mapped[dict[str, Any]] = mapped_column(deferred=True)
+    files: Mapped[dict[str, Any]]
     status: Mapped[str] = mapped_column(String(20), default=VersionStatus.DRAFT)
-    validation: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None, deferred=True)
+    validation: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     problem: Mapped[ProblemRow] = relationship(foreign_keys=[problem_id])
 
