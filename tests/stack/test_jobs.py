@@ -136,24 +136,3 @@ def test_recovery_gives_up_after_every_attempt(client: TestClient) -> None:
         assert final is not None and final.status == SubmissionStatus.DONE
         assert final.verdict == "internal_error"
         assert f"gave up after {attempts} attempts" in (final.message or "")
-
-
-@pytest.mark.usefixtures("tokens")
-def test_a_verdict_of_thousands_of_tests_stores_every_row_in_order(client: TestClient) -> None:
-    from judge.results import Report, TestResult, TestStatus, Verdict, Visibility
-    from judge.service import lifecycle
-    from judge.service.db.models import TestResultRow
-
-    count = 2500
-    tests = [TestResult(f"t{n}", Visibility.PUBLIC, TestStatus.PASSED, args=[n], expected=n,
-                        actual=n) for n in range(count)]
-    submission_id = _queued_submission()
-    with new_session() as session:
-        token = lifecycle.claim(session, submission_id)
-        assert token is not None
-        report = Report(Verdict.ACCEPTED, 1.0, "bleu_1gram", "1", tests)
-        assert lifecycle.finish(session, submission_id, token, report)
-        rows = session.query(TestResultRow).filter_by(submission_id=submission_id) \
-            .order_by(TestResultRow.position).all()
-    assert [(row.position, row.name, row.data["args"]) for row in rows] == [
-        (n, f"t{n}", [n]) for n in range(count)]
