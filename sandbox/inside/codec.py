@@ -10,8 +10,12 @@ This module is standard-library only: it runs inside the sandbox image as well a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from sandbox.inside.records import Frozen, set_fields
+
+# No typing or dataclasses at run time: see sandbox.inside.records.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DEPTH = 64
 REPR_CAP = 200
@@ -23,12 +27,15 @@ TYPE_NAME_CAP = 100
 SAME_HASH_CAP = 8
 
 
-@dataclass(frozen=True)
-class Opaque:
+class Opaque(Frozen):
     """A value of a type the judge does not compare structurally, as seen from the host."""
 
+    __slots__ = ("text", "type_name")
     type_name: str
     text: str
+
+    def __init__(self, type_name: str, text: str) -> None:
+        set_fields(self, type_name=type_name, text=text)
 
     def __repr__(self) -> str:
         return f"<{self.type_name} {self.text}>"

@@ -39,13 +39,8 @@ import json
 import os
 import select
 import signal
-import sys
 import time
 
-if __package__ in (None, ""):
-    # Run as a script under ``python -I``, which keeps the script's folder off sys.path: the
-    # folder two levels up (/opt/judge in the image) holds the sandbox.inside package.
-    sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir)))
 from sandbox.inside import cleanup
 from sandbox.inside.protocol import CLAIM_CAP, FRESH, Isolation, Kind, Start, Stop
 from sandbox.inside.spawner import Child, Spawner

@@ -12,35 +12,40 @@ Whatever this process writes is a claim about its own call; the host checks it a
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import json
 import math
 import os
 import resource
 import sys
-import traceback
 import types
-from dataclasses import dataclass
-from typing import Any
 
 from sandbox.inside import codec, syscall_filter
 from sandbox.inside.protocol import Isolation, Kind, Outcome, Start, error_claim
+from sandbox.inside.records import Frozen, set_fields
+
+# No typing or dataclasses at run time: see sandbox.inside.records.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SOLUTION_FILE = "solution.py"
 CLAIM_FD = 3
 ARGS_FD = 4  # where a process that serves every test reads them (stdin stays /dev/null)
 
 
-@dataclass(frozen=True)
-class Ready:
+class Ready(Frozen):
     """What the spawner prepared once, before forking, so that no learner process pays for it:
     the seccomp filter, built, and the learner's module compiled (None until the spawner has
     compiled it, or when it would not compile there: each process then compiles it itself).
     Compiling parses the source and runs none of it; nothing here comes from a test."""
 
+    __slots__ = ("code", "ipc_filter")
     ipc_filter: syscall_filter.Filter
-    code: types.CodeType | None = None
+    code: types.CodeType | None
+
+    def __init__(self, ipc_filter: syscall_filter.Filter, code: types.CodeType | None = None) -> None:
+        set_fields(self, ipc_filter=ipc_filter, code=code)
 
 
 # Standard-library modules a spawner may import before forking, when the learner's module imports
@@ -58,6 +63,8 @@ PRELOADABLE = frozenset({
 def preloadable_imports(source: str) -> list[str]:
     """The PRELOADABLE modules that the source names in an absolute import, in source order.
     Read from the syntax tree: nothing of the learner's runs."""
+    import ast  # here: only a problem with a process per test calls this (5 ms of CPU to import)
+
     names: list[str] = []
     for node in ast.walk(ast.parse(source, SOLUTION_FILE)):
         if isinstance(node, ast.Import):
@@ -132,10 +139,14 @@ def _take_streams(args_fd: int | None, out_fd: int, claim_fd: int,
 
 
 def _line_of(exc: BaseException) -> int | None:
+    """The line of the learner's module the exception last passed through (traceback.walk_tb's
+    walk, without importing traceback: linecache and tokenize come with it)."""
     line = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):
-        if frame.f_code.co_filename == SOLUTION_FILE:
-            line = lineno
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == SOLUTION_FILE:
+            line = tb.tb_lineno
+        tb = tb.tb_next
     if isinstance(exc, SyntaxError) and exc.filename == SOLUTION_FILE:
         line = exc.lineno
     return line

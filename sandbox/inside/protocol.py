@@ -25,12 +25,16 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from sandbox.inside import codec
+from sandbox.inside.records import Frozen, Record, set_fields
+
+# No typing, collections.abc or dataclasses at run time: see sandbox.inside.records.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 CLAIM_CAP = 4 * 1024 * 1024  # bytes of one learner claim
 # One supervisor record: the claim in base64 (4/3 of its size, whatever it holds, where JSON
@@ -102,44 +106,77 @@ class ProtocolError(ValueError):
     """A message breaks the protocol; the text says how, in words a learner can read."""
 
 
-@dataclass(frozen=True)
-class ErrorInfo:
+class ErrorInfo(Frozen):
     """An exception the learner's code raised, as its process described it."""
 
+    __slots__ = ("line", "message", "type")
     type: str
     message: str
     line: int | None
+
+    def __init__(self, type: str, message: str, line: int | None) -> None:
+        set_fields(self, type=type, message=message, line=line)
 
     def describe(self) -> str:
         where = f" at line {self.line}" if self.line else ""
         return f"{self.type}{where}: {self.message}" if self.message else f"{self.type}{where}"
 
 
-@dataclass
-class CallResult:
+class CallResult(Record):
     """One step (loading the module, or one test) as the host decided it."""
 
+    __slots__ = (
+        "args_after",
+        "detail",
+        "error",
+        "kwargs_after",
+        "outcome",
+        "seconds",
+        "stdout",
+        "value",
+    )
     outcome: Outcome
-    value: Any = None
-    args_after: list[Any] | None = None
-    kwargs_after: dict[str, Any] | None = None
-    error: ErrorInfo | None = None
-    stdout: str = ""
-    detail: str = ""
-    seconds: float | None = None  # measured on the host, from sending the step to its record
+    value: Any
+    args_after: list[Any] | None
+    kwargs_after: dict[str, Any] | None
+    error: ErrorInfo | None
+    stdout: str
+    detail: str
+    seconds: float | None  # measured on the host, from sending the step to its record
+
+    def __init__(self, outcome: Outcome, value: Any = None, args_after: list[Any] | None = None,
+                 kwargs_after: dict[str, Any] | None = None, error: ErrorInfo | None = None,
+                 stdout: str = "", detail: str = "", seconds: float | None = None) -> None:
+        self.outcome, self.value, self.error = outcome, value, error
+        self.args_after, self.kwargs_after = args_after, kwargs_after
+        self.stdout, self.detail, self.seconds = stdout, detail, seconds
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(Frozen):
     """The first frame: what the supervisor needs for every step. No test data."""
 
+    __slots__ = (
+        "code",
+        "function",
+        "isolation",
+        "lifetime",
+        "memory_bytes",
+        "stdout_cap",
+        "time_limit",
+    )
     code: str
     function: str
     time_limit: float
     memory_bytes: int
     stdout_cap: int
     lifetime: float  # the supervisor ends the container after this, should the host vanish
-    isolation: Isolation = Isolation.SHARED
+    isolation: Isolation
+
+    def __init__(self, code: str, function: str, time_limit: float, memory_bytes: int,
+                 stdout_cap: int, lifetime: float, isolation: Isolation = Isolation.SHARED) -> None:
+        set_fields(self, code=code, function=function, time_limit=time_limit,
+                   memory_bytes=memory_bytes, stdout_cap=stdout_cap, lifetime=lifetime,
+                   isolation=isolation)
 
     def as_json(self) -> dict[str, Any]:
         return {"code": self.code, "function": self.function, "time_limit": self.time_limit,
@@ -147,10 +184,10 @@ class Start:
                 "lifetime": self.lifetime, "isolation": self.isolation.value}
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Frozen):
     """A supervisor record: what it observed of one learner process."""
 
+    __slots__ = ("claim", "exit_code", "kind", "seq", "signal", "stdout", "stop")
     kind: Kind
     seq: int | None
     stop: Stop | None
@@ -158,6 +195,11 @@ class Step:
     signal: int | None
     stdout: str
     claim: bytes | None
+
+    def __init__(self, kind: Kind, seq: int | None, stop: Stop | None, exit_code: int | None,
+                 signal: int | None, stdout: str, claim: bytes | None) -> None:
+        set_fields(self, kind=kind, seq=seq, stop=stop, exit_code=exit_code, signal=signal,
+                   stdout=stdout, claim=claim)
 
 
 # A host frame that is no test: the learner process that ran the last test must be replaced by a

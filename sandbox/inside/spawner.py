@@ -17,6 +17,8 @@ collector, so a learner process's collections do not walk (and copy) the spawner
 
 from __future__ import annotations
 
+import _socket  # not socket, whose import alone costs every container 14 ms of CPU (its enums)
+import array
 import contextlib
 import gc
 import importlib
@@ -24,28 +26,46 @@ import os
 import resource
 import select
 import signal
-import socket
 import types
 import warnings
-from dataclasses import dataclass, field, replace
 
 from sandbox.inside import cleanup, learner, syscall_filter
 from sandbox.inside.protocol import Isolation, Kind, Start
+from sandbox.inside.records import Record
 
 MESSAGE_CAP = 64
 
 
-@dataclass
-class Child:
+class Child(Record):
     """A learner process and the supervisor's ends of its pipes."""
 
+    __slots__ = ("args_w", "claim", "claim_r", "out_r", "pid", "stdout", "uid")
     pid: int
     uid: int
     args_w: int | None
     out_r: int
     claim_r: int
-    stdout: bytearray = field(default_factory=bytearray)
-    claim: bytearray = field(default_factory=bytearray)
+    stdout: bytearray
+    claim: bytearray
+
+    def __init__(self, pid: int, uid: int, args_w: int | None, out_r: int, claim_r: int) -> None:
+        self.pid, self.uid, self.args_w, self.out_r, self.claim_r = pid, uid, args_w, out_r, claim_r
+        self.stdout, self.claim = bytearray(), bytearray()
+
+
+def _send_fds(sock: _socket.socket, message: bytes, fds: list[int]) -> None:
+    """One message with file descriptors attached (SCM_RIGHTS), as socket.send_fds sends it."""
+    sock.sendmsg([message], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, array.array("i", fds))])
+
+
+def _recv_fds(sock: _socket.socket, size: int, most: int) -> tuple[bytes, list[int]]:
+    """One message and the descriptors attached to it (at most ``most``), as socket.recv_fds."""
+    fds = array.array("i")
+    message, ancillary, _, _ = sock.recvmsg(size, _socket.CMSG_LEN(most * fds.itemsize))
+    for level, kind, data in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
+    return message, list(fds)
 
 
 class Spawner:
@@ -59,7 +79,7 @@ class Spawner:
     """
 
     def __init__(self, start: Start) -> None:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
             try:
@@ -74,7 +94,7 @@ class Spawner:
     def _answer(self, verb: str, fds: int = 0) -> tuple[list[str], list[int]]:
         """The next answer of this verb, keeping every exit report that comes first."""
         while True:
-            message, received, _, _ = socket.recv_fds(self.sock, MESSAGE_CAP, fds)
+            message, received = _recv_fds(self.sock, MESSAGE_CAP, fds)
             words = message.decode().split()
             if not words:
                 raise RuntimeError("the spawner has ended")
@@ -128,7 +148,7 @@ class Spawner:
         self._answer("wiped")
 
 
-def _serve(sock: socket.socket, start: Start) -> None:
+def _serve(sock: _socket.socket, start: Start) -> None:
     # The host's channel stays with the supervisor alone; keep 0 and 1 taken, so that no pipe
     # made here gets a standard stream's number.
     null = os.open(os.devnull, os.O_RDWR)
@@ -160,7 +180,7 @@ def _serve(sock: socket.socket, start: Start) -> None:
         if verb == "spawn":
             kind = Kind(rest[0])
             if kind is Kind.TEST and not compiled:
-                ready, compiled = replace(ready, code=_compile(start)), True
+                ready, compiled = learner.Ready(ready.ipc_filter, _compile(start)), True
                 gc.freeze()
             _spawn(sock, kind, int(rest[1]), start, ready)
         elif verb == "wipe":
@@ -168,7 +188,7 @@ def _serve(sock: socket.socket, start: Start) -> None:
             sock.send(b"wiped")
 
 
-def _report_exits(sock: socket.socket) -> None:
+def _report_exits(sock: _socket.socket) -> None:
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -208,7 +228,7 @@ def _compile(start: Start) -> types.CodeType | None:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def _spawn(sock: socket.socket, kind: Kind, uid: int, start: Start, ready: learner.Ready) -> None:
+def _spawn(sock: _socket.socket, kind: Kind, uid: int, start: Start, ready: learner.Ready) -> None:
     """Fork a learner process and hand the supervisor its pipes; its exit is reported later."""
     made: list[int] = []
     args_r: int | None = None
@@ -242,7 +262,7 @@ def _spawn(sock: socket.socket, kind: Kind, uid: int, start: Start, ready: learn
         if fd is not None:
             os.close(fd)
     theirs = [fd for fd in (args_w, out_r, claim_r) if fd is not None]
-    socket.send_fds(sock, [f"spawned {pid}".encode()], theirs)
+    _send_fds(sock, f"spawned {pid}".encode(), theirs)
     for fd in theirs:
         os.close(fd)
 
