@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from judge.custom_input import typed_arguments
 from judge.errors import (
@@ -37,6 +37,7 @@ from judge.service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
 from judge.service.db.models import (
     Assignment,
     ProblemRow,
+    ProblemVersion,
     Role,
     Submission,
     SubmissionStatus,
@@ -277,9 +278,19 @@ def submit(session: Session, user: User, slug: str, code: str, mode: Mode,
     return submission
 
 
+# What a read of one submission touches, in one query: its problem, sender and version, but not
+# the version's files (bleu_1gram's are 130 KB of JSON, decoded again on every read; the engine's
+# cache of loaded versions holds them, catalog.load_version reads them only on a miss) nor its
+# validation report.
+SUBMISSION_READ = (joinedload(Submission.problem), joinedload(Submission.user),
+                   joinedload(Submission.version).defer(ProblemVersion.files)
+                   .defer(ProblemVersion.validation))
+
+
 def find_submission(session: Session, user: User, submission_id: int) -> Submission:
     """The submission, when user may read it; NotFound otherwise, exactly as for a missing id."""
-    submission = session.get(Submission, submission_id) if 0 < submission_id <= MAX_ID else None
+    submission = (session.get(Submission, submission_id, options=SUBMISSION_READ)
+                  if 0 < submission_id <= MAX_ID else None)
     if submission is None:
         raise NotFound(f"no submission {submission_id}")
     authorize(user, Action.READ, submission)
