@@ -443,21 +443,18 @@ def _in_threads(threads: int, each: int, one: Callable[[], object]) -> tuple[int
 def sandbox_churn(image: str, threads: int, each: int, runtime: str = "runc") -> tuple[int, float]:
     """threads making and removing sandbox containers back to back, as the warm pool and a run
     do (every limit, attached, started, its supervisor waiting): (containers, seconds)."""
-    import docker
-
     from sandbox.attach_stream import attach, close_attachment
-    from sandbox.docker_runner import container_limits, container_options
+    from sandbox.docker_runner import container_limits, container_options, create_container, local_client
     from sandbox.interface import Limits
 
     mine = threading.local()  # docker-py's client is not shared between threads
 
     def one() -> None:
         if not hasattr(mine, "client"):
-            mine.client = docker.from_env()
+            mine.client = local_client(60)
         client = mine.client
         options = container_options(container_limits(Limits()), time.time() + 600, runtime)
-        container = client.containers.create(image, name=f"metrics-judge-bench-{uuid.uuid4().hex}",
-                                             **options)
+        container = create_container(client, image, f"metrics-judge-bench-{uuid.uuid4().hex}", options)
         sock, handle = attach(client, container.id)
         container.start()
         close_attachment(sock, handle)
@@ -675,12 +672,12 @@ def main() -> None:
     backend = (Backend(f"running judge at {options.url}", {}) if options.url
                else make_backend(options.backend, data))
     os.environ.update(backend.env)  # before any judge module reads the settings
-    service: Service | None = None
+    started: list[Service] = []  # stopped whatever happens, a failed phase included
     figures = Figures()
     try:
-        service = run(options, plan, backend, data, figures)
+        run(options, plan, backend, data, figures, started)
     finally:
-        if service is not None:
+        for service in started:
             service.stop()
         backend.cleanup()
         shutil.rmtree(data, ignore_errors=True)
@@ -698,7 +695,7 @@ def main() -> None:
 
 
 def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
-        figures: Figures) -> Service | None:
+        figures: Figures, started: list[Service]) -> None:
     from judge.grading import grade
     from judge.problems import find_problem
     from judge.results import Verdict
@@ -746,9 +743,9 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     grade(problem, code, sandbox)
     alone = []
     for _ in range(plan.judge_runs):
-        started = time.perf_counter()
+        began = time.perf_counter()
         report = grade(problem, code, sandbox)
-        alone.append(time.perf_counter() - started)
+        alone.append(time.perf_counter() - began)
         assert report.verdict is Verdict.ACCEPTED, report.message
     warm = getattr(sandbox, "warm_runs", 0)
     figures.add("`judge run` alone", f"{ms(statistics.median(alone))} median",
@@ -764,6 +761,7 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     else:
         say(f"starting judge serve on the {backend.name}")
         service = start_serve(data, plan.learners + 1, options.concurrency)
+        started.append(service)
         learners = plan.learners
     before = scrape(service.base)
 
@@ -856,7 +854,6 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
         figures.problems.append(f"verdicts other than accepted: {dict(verdicts)}")
     if any(status != 429 for status in bad):  # 429: a learner over its quota, waited out
         figures.problems.append(f"non-2xx answers: {bad}")
-    return service
 
 
 if __name__ == "__main__":
