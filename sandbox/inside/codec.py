@@ -5,6 +5,10 @@ reach the host. Every value is therefore sent as a small tagged tree. Anything t
 one of the built-in types below (a subclass, a numpy scalar, a Fraction) travels as ``other`` with
 its type name and a capped ``repr``, so the host can explain it without ever holding the object.
 
+A list of nothing but strings (a list of tokens, the commonest argument here) travels as one
+``strs`` node holding the strings themselves: encoded, decoded and compared in C, where a node per
+string cost the learner's process a Python call for each, three times a test.
+
 This module is standard-library only: it runs inside the sandbox image as well as on the host.
 """
 
@@ -81,7 +85,13 @@ def encode(value: object, depth: int = 0) -> dict[str, Any]:
     if kind is str:
         return {"t": "str", "v": value}
     if kind is list or kind is tuple:
-        items = [encode(item, depth + 1) for item in value]  # type: ignore[attr-defined]
+        if kind is list and value and depth < MAX_DEPTH and _only_strings(value):  # type: ignore[arg-type]
+            return {"t": "strs", "v": list(value)}  # type: ignore[call-overload]
+        if depth < MAX_DEPTH:  # strings, the commonest items (tokens), without a call each
+            items = [{"t": "str", "v": item} if type(item) is str else encode(item, depth + 1)
+                     for item in value]  # type: ignore[attr-defined]
+        else:
+            items = [encode(item, depth + 1) for item in value]  # type: ignore[attr-defined]
         return {"t": "list" if kind is list else "tuple", "v": items}
     if kind is dict:
         pairs = [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]  # type: ignore[attr-defined]
@@ -105,7 +115,10 @@ def decode(tree: object, depth: int = 0) -> Any:
                     return raw
             elif tag == "list":
                 if type(raw) is list:
-                    return [decode(item, depth + 1) for item in raw]
+                    return _items(raw, depth)
+            elif tag == "strs":
+                if type(raw) is list and (depth <= MAX_DEPTH or not raw) and _only_strings(raw):
+                    return list(raw)
             elif tag == "float":
                 if type(raw) is str:
                     try:
@@ -122,10 +135,56 @@ def decode(tree: object, depth: int = 0) -> Any:
                 if type(raw) is bool:
                     return raw
             elif tag == "tuple" and type(raw) is list:
-                return tuple([decode(item, depth + 1) for item in raw])
+                return tuple(_items(raw, depth))
         elif len(tree) == 1 and tree.get("t") == "none":
             return None
     return _decode_checked(tree, depth)
+
+
+def _only_strings(items: list[Any]) -> bool:
+    """Whether every item is an exact str (true of none): in C, with no call per item."""
+    return set(map(type, items)) <= _STR
+
+
+_STR = {str}
+
+
+def _items(raw: list[Any], depth: int) -> list[Any]:
+    """The items of a list or tuple at ``depth``, each a well-formed string read in place (the
+    commonest items: tokens), anything else through ``decode``."""
+    if depth > MAX_DEPTH:  # its items are too deep: decode says so
+        return [decode(item, depth + 1) for item in raw]
+    return [item["v"] if (type(item) is dict and len(item) == 2 and item.get("t") == "str"
+                          and type(item.get("v")) is str) else decode(item, depth + 1)
+            for item in raw]
+
+
+def same_tree(value: object, tree: object, depth: int = 0) -> bool:
+    """Whether ``encode(value, depth) == tree``, without building the tree where value is a list
+    or tuple: a call's arguments, compared after it with what was sent, are mostly unchanged
+    lists of strings."""
+    kind = type(value)
+    if not (kind is list or kind is tuple) or depth >= MAX_DEPTH:
+        return encode(value, depth) == tree
+    if kind is list and value and _only_strings(value):  # type: ignore[arg-type]
+        if type(tree) is not dict or len(tree) != 2 or tree.get("t") != "strs":
+            return False
+        strings = tree.get("v")
+        return type(strings) is list and strings == value and _only_strings(strings)
+    if (type(tree) is not dict or len(tree) != 2
+            or tree.get("t") != ("list" if kind is list else "tuple")):
+        return False
+    nodes = tree.get("v")
+    if type(nodes) is not list or len(nodes) != len(value):  # type: ignore[arg-type]
+        return False
+    for item, node in zip(value, nodes, strict=True):  # type: ignore[call-overload]
+        if type(item) is str:
+            if (type(node) is not dict or len(node) != 2 or node.get("t") != "str"
+                    or type(node.get("v")) is not str or node["v"] != item):
+                return False
+        elif not same_tree(item, node, depth + 1):
+            return False
+    return True
 
 
 def _decode_checked(tree: object, depth: int) -> Any:
@@ -156,6 +215,12 @@ def _decode_checked(tree: object, depth: int) -> Any:
             raise CodecError(f"bad float {raw[:40]!r}") from exc
     if tag == "str" and isinstance(raw, str):
         return raw
+    if tag == "strs" and isinstance(raw, list):
+        if raw and depth > MAX_DEPTH:
+            raise CodecError("value nested too deeply")
+        if not _only_strings(raw):
+            raise CodecError("a 'strs' value holds strings only")
+        return list(raw)
     if tag in ("list", "tuple") and isinstance(raw, list):
         items = [decode(item, depth + 1) for item in raw]
         return items if tag == "list" else tuple(items)

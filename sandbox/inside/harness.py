@@ -56,6 +56,7 @@ CLAIM_STOPS = (Stop.CLAIM_TOO_LARGE, Stop.CLAIM_MALFORMED)  # a claim the host n
 FRESH_FRAME = f'"{FRESH}"'.encode()
 STALE_CAP = 1 << 20
 SMALL_FRAME = 1 << 16  # bytes a shared process may leave between tests, read and dropped
+READ_CHUNK = 1 << 16  # bytes of the host's stream read at once
 STATE_POLLS, STATE_POLL_SECONDS = 200, 0.001  # waiting for a stop or a continue to take effect
 RESUME_TRIES = 5
 
@@ -73,18 +74,25 @@ def _emit(record: dict[str, object]) -> None:
         os._exit(0)  # the host went away: end quietly
 
 
+# What was read of the host's stream (fd 0) past the last frame header: a header is read with
+# what follows it in one chunk, where a byte at a time cost a system call a digit.
+_ahead = bytearray()
+
+
 def _read_header(fd: int) -> int | None:
     """A frame's byte count, or None when the host has closed the stream."""
-    digits = b""
-    while True:
-        byte = os.read(fd, 1)
-        if not byte:
-            return None
-        if byte == b"\n":
-            return int(digits)
-        digits += byte
-        if len(digits) > HEADER_CAP or not byte.isdigit():
+    while (newline := _ahead.find(b"\n")) < 0:
+        if len(_ahead) > HEADER_CAP or (_ahead and not _ahead.isdigit()):
             raise SystemExit("the host sent a malformed frame header")
+        chunk = os.read(fd, READ_CHUNK)
+        if not chunk:
+            return None
+        _ahead.extend(chunk)
+    digits = bytes(_ahead[:newline])
+    del _ahead[:newline + 1]
+    if len(digits) > HEADER_CAP or not digits.isdigit():
+        raise SystemExit("the host sent a malformed frame header")
+    return int(digits)
 
 
 def _read_body(fd: int, size: int, buffer: bytearray) -> memoryview:
@@ -93,7 +101,9 @@ def _read_body(fd: int, size: int, buffer: bytearray) -> memoryview:
     if size > len(buffer):
         buffer.extend(bytes(size - len(buffer)))
     view = memoryview(buffer)[:size]
-    got = 0
+    got = min(size, len(_ahead))
+    view[:got] = _ahead[:got]
+    del _ahead[:got]
     while got < size:
         n = os.readv(fd, [view[got:]])
         if n == 0:

@@ -172,8 +172,7 @@ def _unless_as_sent(value: object, sent: object) -> object:
     """An argument's tree after the call, or None (``AS_SENT``) when it is the tree that came:
     the host then neither parses nor compares it. Trees hold no JSON numbers, so == on them is
     exact. Claiming None for a changed argument gains nothing a forged tree did not already."""
-    after = codec.encode(value)
-    return None if after == sent else after
+    return None if codec.same_tree(value, sent) else codec.encode(value)
 
 
 def _claim(kind: Kind, start: Start, ready: Ready, data: bytes) -> dict[str, Any]:
