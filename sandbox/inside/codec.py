@@ -87,11 +87,7 @@ def encode(value: object, depth: int = 0) -> dict[str, Any]:
     if kind is list or kind is tuple:
         if kind is list and value and depth < MAX_DEPTH and _only_strings(value):  # type: ignore[arg-type]
             return {"t": "strs", "v": list(value)}  # type: ignore[call-overload]
-        if depth < MAX_DEPTH:  # strings, the commonest items (tokens), without a call each
-            items = [{"t": "str", "v": item} if type(item) is str else encode(item, depth + 1)
-                     for item in value]  # type: ignore[attr-defined]
-        else:
-            items = [encode(item, depth + 1) for item in value]  # type: ignore[attr-defined]
+        items = [encode(item, depth + 1) for item in value]  # type: ignore[attr-defined]
         return {"t": "list" if kind is list else "tuple", "v": items}
     if kind is dict:
         pairs = [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]  # type: ignore[attr-defined]
@@ -115,7 +111,7 @@ def decode(tree: object, depth: int = 0) -> Any:
                     return raw
             elif tag == "list":
                 if type(raw) is list:
-                    return _items(raw, depth)
+                    return [decode(item, depth + 1) for item in raw]
             elif tag == "strs":
                 if type(raw) is list and (depth <= MAX_DEPTH or not raw) and _only_strings(raw):
                     return list(raw)
@@ -135,7 +131,7 @@ def decode(tree: object, depth: int = 0) -> Any:
                 if type(raw) is bool:
                     return raw
             elif tag == "tuple" and type(raw) is list:
-                return tuple(_items(raw, depth))
+                return tuple([decode(item, depth + 1) for item in raw])
         elif len(tree) == 1 and tree.get("t") == "none":
             return None
     return _decode_checked(tree, depth)
@@ -149,42 +145,16 @@ def _only_strings(items: list[Any]) -> bool:
 _STR = {str}
 
 
-def _items(raw: list[Any], depth: int) -> list[Any]:
-    """The items of a list or tuple at ``depth``, each a well-formed string read in place (the
-    commonest items: tokens), anything else through ``decode``."""
-    if depth > MAX_DEPTH:  # its items are too deep: decode says so
-        return [decode(item, depth + 1) for item in raw]
-    return [item["v"] if (type(item) is dict and len(item) == 2 and item.get("t") == "str"
-                          and type(item.get("v")) is str) else decode(item, depth + 1)
-            for item in raw]
-
-
 def same_tree(value: object, tree: object, depth: int = 0) -> bool:
-    """Whether ``encode(value, depth) == tree``, without building the tree where value is a list
-    or tuple: a call's arguments, compared after it with what was sent, are mostly unchanged
-    lists of strings."""
-    kind = type(value)
-    if not (kind is list or kind is tuple) or depth >= MAX_DEPTH:
-        return encode(value, depth) == tree
-    if kind is list and value and _only_strings(value):  # type: ignore[arg-type]
+    """Whether ``encode(value, depth) == tree``: for a list of strings (a call's arguments,
+    compared after it with what was sent, are mostly unchanged lists of tokens) in C, without
+    building the tree."""
+    if type(value) is list and value and depth < MAX_DEPTH and _only_strings(value):
         if type(tree) is not dict or len(tree) != 2 or tree.get("t") != "strs":
             return False
         strings = tree.get("v")
         return type(strings) is list and strings == value and _only_strings(strings)
-    if (type(tree) is not dict or len(tree) != 2
-            or tree.get("t") != ("list" if kind is list else "tuple")):
-        return False
-    nodes = tree.get("v")
-    if type(nodes) is not list or len(nodes) != len(value):  # type: ignore[arg-type]
-        return False
-    for item, node in zip(value, nodes, strict=True):  # type: ignore[call-overload]
-        if type(item) is str:
-            if (type(node) is not dict or len(node) != 2 or node.get("t") != "str"
-                    or type(node.get("v")) is not str or node["v"] != item):
-                return False
-        elif not same_tree(item, node, depth + 1):
-            return False
-    return True
+    return encode(value, depth) == tree
 
 
 def _decode_checked(tree: object, depth: int) -> Any:
