@@ -52,18 +52,57 @@ def _fingerprint(report: Report) -> list[tuple[str, str, object]]:
 
 @dataclass(frozen=True)
 class WrongCheck:
-    """One known-wrong solution: the verdict its first line declares and the one it got."""
+    """One known-wrong solution: the verdict its first line declares, the one it got, and every
+    verdict another order of the hidden tests could have given it."""
 
     file: str  # as in the folder: wrong/<name>.py
     declared: Verdict
     got: Verdict
+    # By verdict, the hidden tests that would name it if run first: filled only when the verdict
+    # is luck, that is when no public test fails and the failing hidden tests disagree.
+    by_order: dict[Verdict, tuple[str, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, file: str, declared: Verdict, report: Report, public: int) -> WrongCheck:
+        return cls(file, declared, report.verdict, _order_verdicts(report, public))
 
     @property
     def ok(self) -> bool:
-        return self.declared is self.got
+        return self.declared is self.got and not self.by_order
+
+    def words(self) -> str:
+        if not self.by_order:
+            return f"{self.file} got {self.got.value}, declared {self.declared.value}"
+        ways = " or ".join(f"{verdict.value} ({_tests(names)})"
+                           for verdict, names in self.by_order.items())
+        return (f"{self.file} (declared {self.declared.value}) gets a verdict that depends on the "
+                f"random order of the hidden tests: {ways}; make every hidden test it fails fail "
+                f"the same way, or let a public test catch it first")
 
     def as_json(self) -> dict[str, Any]:
-        return {"file": self.file, "declared": self.declared.value, "got": self.got.value, "ok": self.ok}
+        return {"file": self.file, "declared": self.declared.value, "got": self.got.value,
+                "ok": self.ok, "could_get": [v.value for v in self.by_order]}
+
+
+def _tests(names: tuple[str, ...]) -> str:
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return f"{len(names)} test{'s' if len(names) != 1 else ''}: {shown}"
+
+
+def _order_verdicts(report: Report, public: int) -> dict[Verdict, tuple[str, ...]]:
+    """Hidden tests run in a fresh random order, and the first failing test names the verdict:
+    when no public test fails (they always run first, in order) and the failing hidden tests
+    failed in different ways, each of those ways is a verdict some order gives."""
+    passing = (TestStatus.PASSED, TestStatus.NOT_RUN)
+    if any(t.status not in passing for t in report.tests[:public]):
+        return {}
+    ways: dict[Verdict, list[str]] = {}
+    for test in report.tests[public:]:
+        if test.status not in passing:
+            ways.setdefault(Verdict(test.status.value), []).append(test.name)
+    if len(ways) < 2:
+        return {}
+    return {verdict: tuple(sorted(ways[verdict])) for verdict in sorted(ways, key=lambda v: v.value)}
 
 
 @dataclass(frozen=True)
@@ -202,10 +241,10 @@ def check_problem(
         for wrong in problem.wrong:
             progress(f"{problem.slug}: wrong/{wrong.name}.py")
             file = f"wrong/{wrong.name}.py"
-            check = WrongCheck(file, wrong.verdict, budget.grade(problem, wrong.code, sandbox, file).verdict)
+            check = WrongCheck.of(file, wrong.verdict, budget.grade(problem, wrong.code, sandbox, file),
+                                  len(problem.public_tests))
             if not check.ok:
-                failures.append(f"{problem.slug}: {check.file} got {check.got.value}, "
-                                f"declared {check.declared.value}")
+                failures.append(f"{problem.slug}: {check.words()}")
             checks.append(check)
     except _OutOfTime as out:
         failures.append(_out_of_time(problem, budget_seconds, out.step, len(checks)))

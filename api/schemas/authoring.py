@@ -37,6 +37,10 @@ class WrongResult(BaseModel):
     declared: Verdict = Field(description="the verdict its first line declares")
     got: Verdict
     ok: bool
+    could_get: list[Verdict] = Field(
+        default_factory=list,
+        description="when its verdict depends on the random order of the hidden tests: every "
+                    "verdict an order can give (then ok is false); empty otherwise")
 
 
 class FormulaResult(BaseModel):

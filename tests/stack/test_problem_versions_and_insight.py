@@ -78,8 +78,10 @@ def test_copy_report_publish_roll_back_and_rejudge(client: TestClient, tokens: T
     assert validation["reference"] == {"verdict": "accepted", "score": 1.0, "passed": 5, "total": 5}
     assert validation["deterministic"] is True
     assert validation["wrong"] == [
-        {"file": "wrong/guess.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True},
-        {"file": "wrong/spin.py", "declared": "time_limit_exceeded", "got": "time_limit_exceeded", "ok": True}]
+        {"file": "wrong/guess.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True,
+         "could_get": []},
+        {"file": "wrong/spin.py", "declared": "time_limit_exceeded", "got": "time_limit_exceeded", "ok": True,
+         "could_get": []}]
     assert (validation["public_tests"], validation["hidden_tests"]) == (2, 3)
     assert validation["failures"] == []
     files = get(client, owner, f"/problems/{copy}/versions/{first}/files")["files"]

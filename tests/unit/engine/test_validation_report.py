@@ -28,9 +28,10 @@ def test_a_sound_problem_reports_every_part(tmp_path: Path) -> None:
     assert report.as_json() == {
         "reference": {"verdict": "accepted", "score": 1.0, "passed": 4, "total": 4},
         "deterministic": True,
-        "wrong": [{"file": "wrong/halves.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True},
+        "wrong": [{"file": "wrong/halves.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True,
+                   "could_get": []},
                   {"file": "wrong/raises.py", "declared": "runtime_error", "got": "runtime_error",
-                   "ok": True}],
+                   "ok": True, "could_get": []}],
         "public_tests": 1,
         "hidden_tests": 3,
         "formulas": [],
@@ -63,9 +64,40 @@ def test_a_wrong_solution_that_gets_another_verdict_is_named(tmp_path: Path) -> 
     report = check_problem(problem, ExecSandbox())
     assert not report.ok
     assert [w.as_json() for w in report.wrong] == [
-        {"file": "wrong/slow.py", "declared": "time_limit_exceeded", "got": "wrong_answer", "ok": False}]
+        {"file": "wrong/slow.py", "declared": "time_limit_exceeded", "got": "wrong_answer", "ok": False,
+         "could_get": []}]
     assert report.failures == ("mean: wrong/slow.py got wrong_answer, declared time_limit_exceeded",)
     assert report.reference_verdict is Verdict.ACCEPTED and report.deterministic
+
+
+# Passes the public test (1.0, 2.0); of the hidden ones, raises on h0 (0.0, 0.0), answers h1
+# right and h2 wrong: which comes first among h0 and h2 decides its verdict.
+TWO_WAYS = ("def mean(v):\n    if v[0] == 0.0:\n        return 1 / v[0]\n"
+            "    return sum(v) / len(v) if v[0] < 2 else 0.5\n")
+
+
+def test_a_wrong_solution_whose_verdict_depends_on_the_hidden_order_is_named(tmp_path: Path) -> None:
+    # Whatever verdict the shuffle gave this time, the check fails the same way: an author never
+    # learns of it from a validation that failed once in four.
+    problem = load_problem(make_problem(tmp_path, hidden=HIDDEN,
+                                        wrong={"luck": "# verdict: runtime_error\n" + TWO_WAYS}))
+    for _ in range(4):
+        report = check_problem(problem, ExecSandbox())
+        assert [w.as_json()["could_get"] for w in report.wrong] == [["runtime_error", "wrong_answer"]]
+        assert not report.ok and not report.wrong[0].ok
+        assert report.failures == (
+            "mean: wrong/luck.py (declared runtime_error) gets a verdict that depends on the random "
+            "order of the hidden tests: runtime_error (1 test: h0) or wrong_answer (1 test: h2); "
+            "make every hidden test it fails fail the same way, or let a public test catch it first",)
+
+
+def test_a_public_test_that_catches_the_mistake_first_makes_the_verdict_certain(tmp_path: Path) -> None:
+    # Public tests run first and in order: the hidden tests' mixed failures never name it.
+    public = [{"name": "wide", "args": [[2.0, 4.0]], "expected": 3.0}]
+    problem = load_problem(make_problem(tmp_path, public=public, hidden=HIDDEN,
+                                        wrong={"caught": "# verdict: wrong_answer\n" + TWO_WAYS}))
+    report = check_problem(problem, ExecSandbox())
+    assert report.ok and [w.as_json()["could_get"] for w in report.wrong] == [[]]
 
 
 def test_a_failing_reference_reports_its_verdict_and_score(tmp_path: Path) -> None:

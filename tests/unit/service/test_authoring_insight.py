@@ -285,7 +285,8 @@ def test_copy_validate_report_publish_roll_back_and_preview(client: TestClient, 
     assert detail["validation"]["reference"] == {"verdict": "accepted", "score": 1.0, "passed": 3, "total": 3}
     assert detail["validation"]["deterministic"] is True
     assert detail["validation"]["wrong"] == [
-        {"file": "wrong/zero.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True}]
+        {"file": "wrong/zero.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True,
+         "could_get": []}]
     assert (detail["validation"]["public_tests"], detail["validation"]["hidden_tests"]) == (1, 2)
     assert detail["validation"]["failures"] == [] and detail["validation"]["validated_at"]
     files = get(client, tokens.instructor, f"/problems/{copy}/versions/{first}/files")["files"]
@@ -362,7 +363,8 @@ def test_an_invalid_version_reports_the_wrong_solution(client: TestClient, token
     detail = version_detail(client, tokens.instructor, slug, made.json()["version"])
     assert detail["status"] == "invalid"
     assert detail["validation"]["wrong"] == [
-        {"file": "wrong/zero.py", "declared": "runtime_error", "got": "wrong_answer", "ok": False}]
+        {"file": "wrong/zero.py", "declared": "runtime_error", "got": "wrong_answer", "ok": False,
+         "could_get": []}]
     assert detail["validation"]["failures"] == [f"{slug}: wrong/zero.py got wrong_answer, declared runtime_error"]
     error(client.get(f"/api/v1/problems/{slug}/versions/{'0' * 16}", headers=bearer(tokens.instructor)), 404)
 
