@@ -700,11 +700,11 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     from judge.problems import find_problem
     from judge.results import Verdict
     from judge.sandboxes import docker_sandbox
-    from judge.service.settings import get_settings
+    from judge.settings import engine_settings
 
     sandbox = docker_sandbox(say)  # builds the image if it is missing
     image = sandbox.image
-    problem = find_problem(get_settings().problems_dir, PROBLEM)
+    problem = find_problem(engine_settings().problems_dir, PROBLEM)
     code = problem.reference
 
     say(f"bare containers ({image})")

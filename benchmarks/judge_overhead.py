@@ -18,7 +18,7 @@ from judge.grading import grade
 from judge.problems import Problem, find_problem
 from judge.results import Verdict
 from judge.sandboxes import docker_sandbox
-from judge.service.settings import get_settings
+from judge.settings import engine_settings
 
 
 def plain_python_once(problem: Problem, folder: Path) -> float:
@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--problem", default="bleu_1gram")
     parser.add_argument("--runs", type=int, default=20)
     options = parser.parse_args()
-    root = get_settings().problems_dir
+    root = engine_settings().problems_dir
     problem = find_problem(root, options.problem)
     sandbox = docker_sandbox(print)
     grade(problem, problem.reference, sandbox)  # warm the engine's caches once

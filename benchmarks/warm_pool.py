@@ -23,7 +23,7 @@ from judge.grading import grade
 from judge.problems import Problem, find_problem
 from judge.results import Verdict
 from judge.sandboxes import docker_sandbox
-from judge.service.settings import get_settings
+from judge.settings import engine_settings
 from sandbox.docker_runner import DockerSandbox
 
 
@@ -48,7 +48,7 @@ def main() -> None:
     parser.add_argument("--public-only", action="store_true", help="a Run (public tests), not a Submit")
     options = parser.parse_args()
     public_only: bool = options.public_only
-    problem = find_problem(get_settings().problems_dir, options.problem)
+    problem = find_problem(engine_settings().problems_dir, options.problem)
     cold = docker_sandbox(print)
     warm = DockerSandbox(cold.image, cold.client, cold.runtime, warm_pool_size=options.size)
     assert warm.pool is not None

@@ -50,6 +50,7 @@ from judge.service.db.models import (
 from judge.service.settings import get_settings
 from judge.service.stats import Acceptance, acceptance
 from judge.service.submissions import Mode, check_code
+from judge.settings import engine_settings
 
 
 def find_problem(session: Session, slug: str) -> ProblemRow:
@@ -125,7 +126,7 @@ def create_problem(session: Session, owner_id: int, slug: str | None,
     slug = slug or _slug_in(files)
     if not slug:
         raise InvalidInput("slug: give a slug, or a problem.toml that names one")
-    row = claim_slug(session, slug, owner_id, get_settings().problems_dir)
+    row = claim_slug(session, slug, owner_id, engine_settings().problems_dir)
     return row, add_draft(session, row, files)
 
 

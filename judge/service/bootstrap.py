@@ -8,15 +8,15 @@ from judge.service.catalog import sync_folders
 from judge.service.db.migrate import upgrade
 from judge.service.db.models import Role, User
 from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
 from judge.service.users import create_user
+from judge.settings import engine_settings
 
 
 def prepare_database() -> list[str]:
     """Migrate to the newest schema and load problems/ (new versions when content changed)."""
     upgrade()
     with session_scope() as session:
-        return sync_folders(session, get_settings().problems_dir)
+        return sync_folders(session, engine_settings().problems_dir)
 
 
 def first_admin_token() -> str | None:

@@ -1,6 +1,7 @@
-"""The service's settings: the engine's (``judge.settings``) and everything the service adds, the
-data folder, the database, the broker, the API's limits, the workers and the accounts, read in
-one place from the environment (prefix JUDGE_) or a .env file.
+"""The service's settings: the data folder, the database, the broker, the API's limits, the
+workers and the accounts, read in one place from the environment (prefix JUDGE_) or a .env file.
+The engine's own (where the problems are, how the sandbox runs) are ``judge.settings``'s, read
+from the same variables.
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from pathlib import Path
 from typing import Annotated
 
 from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from judge.settings import ROOT, EngineSettings
+from judge.settings import ENV_FILE, PREFIX, ROOT
 
 
-class Settings(EngineSettings):
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=PREFIX, env_file=ENV_FILE, extra="ignore")
+
     data_dir: Path = ROOT / "data"
 
     # Empty means the embedded default under data_dir: SQLite, and (under `judge serve`) a private

@@ -18,7 +18,7 @@ from judge.errors import NotFound
 from judge.service.catalog import load_version
 from judge.service.db.models import ProblemRow, User
 from judge.service.progress import NONE, Progress, Status, progress_by_problem
-from judge.service.settings import get_settings
+from judge.settings import engine_settings
 from judge.tracks import Track, load_tracks, next_problem, track_of
 
 _CACHE: dict[Path, tuple[int, list[Track]]] = {}
@@ -26,7 +26,7 @@ _CACHE: dict[Path, tuple[int, list[Track]]] = {}
 
 def shipped_tracks() -> list[Track]:
     """The tracks of the configured problems folder, read again only when tracks.toml changes."""
-    root = get_settings().problems_dir
+    root = engine_settings().problems_dir
     path = root / "tracks.toml"
     stamp = path.stat().st_mtime_ns if path.is_file() else -1
     cached = _CACHE.get(root)

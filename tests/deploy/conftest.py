@@ -20,8 +20,8 @@ from sqlalchemy import select
 from judge.service.bootstrap import prepare_database
 from judge.service.db.models import Role, User
 from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
 from judge.service.users import create_user
+from judge.settings import engine_settings
 from sandbox.docker_runner import DockerSandbox
 from tests.conftest import SERVICE_ENV
 from tests.deploy.second_engine import SecondEngine
@@ -56,7 +56,7 @@ def deploy_services(docker_sandbox: DockerSandbox) -> str:
 def second_engine(docker_sandbox: DockerSandbox, deploy_services: str) -> Iterator[SecondEngine]:
     """A second dockerd holding the sandbox image, stopped and removed afterwards, even on failure."""
     require(shutil.which("dockerd") is not None, "needs dockerd to start a second engine")
-    runtime = get_settings().sandbox_runtime
+    runtime = engine_settings().sandbox_runtime
     runtimes = {}
     if runtime != "runc":  # register it as the main engine has it, only when the sandbox uses it
         runtimes[runtime] = docker_sandbox.client.info()["Runtimes"][runtime]

@@ -20,6 +20,7 @@ import pytest
 from docker.errors import APIError, NotFound
 
 from judge.service.settings import get_settings
+from judge.settings import engine_settings
 from sandbox.docker_runner import DockerSandbox
 from tests.deploy.judging import private_prefix, received, send, stage, wait_done
 from tests.utils.service_env import FIXTURE_PROBLEMS, PG_ADMIN_URL, drop_postgres_database
@@ -68,7 +69,7 @@ def test_the_images_worker_judges_through_the_engines_socket(
         "JUDGE_DATABASE_URL": settings.database_url,
         "JUDGE_BROKER_URL": settings.broker_url,
         "JUDGE_BROKER_KEY_PREFIX": prefix,
-        "JUDGE_SANDBOX_RUNTIME": settings.sandbox_runtime,
+        "JUDGE_SANDBOX_RUNTIME": engine_settings().sandbox_runtime,
         # The session's recovery timing: its beat must not take over rows other tests hold back.
         "JUDGE_REQUEUE_AFTER_SECONDS": str(settings.requeue_after_seconds),
         # The session's problems (the same content, so no new version), not the shipped ones.

@@ -21,7 +21,6 @@ from fastapi.testclient import TestClient
 
 from judge.service.db.models import Role
 from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
 from judge.service.users import create_user
 from judge.settings import ROOT
 from tests.unit.engine.test_archives import files_tar, member, tar, tar_bz2_bomb, zipped
@@ -164,7 +163,7 @@ def test_shipped_slugs_cannot_be_claimed(api: TestClient, author: dict[str, str]
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     # The suite ships only the fixture problems; point the API at the real problems/ folder, whose
     # bleu_1gram has no row in this database: the folder name alone reserves it.
-    monkeypatch.setattr(get_settings(), "problems_dir", ROOT / "problems")
+    monkeypatch.setenv("JUDGE_PROBLEMS_DIR", str(ROOT / "problems"))
     assert (ROOT / "problems" / "bleu_1gram").is_dir()
     assert api.get("/api/v1/problems/bleu_1gram", headers=author).status_code == 404
     for response in (

@@ -57,7 +57,7 @@ def test_a_test_prepared_once_is_stored_as_one_made_afresh_every_time() -> None:
     every test, judged twice (the second from that cache), stores what a fresh walk gives."""
     from judge.grading import grade
     from judge.problems import discover, load_problem
-    from judge.service.settings import get_settings
+    from judge.settings import engine_settings
     from sandbox.inside.protocol import CallResult, Outcome
     from sandbox.interface import SandboxRun
 
@@ -66,7 +66,7 @@ def test_a_test_prepared_once_is_stored_as_one_made_afresh_every_time() -> None:
             return SandboxRun(CallResult(Outcome.RETURNED), [
                 CallResult(Outcome.RETURNED, value=0.5, seconds=0.001) for _ in payload.tests])
 
-    for folder in discover(get_settings().problems_dir):
+    for folder in discover(engine_settings().problems_dir):
         problem = load_problem(folder)
         for _ in range(2):
             report = grade(problem, problem.reference, Returns())  # type: ignore[arg-type]
