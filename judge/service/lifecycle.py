@@ -135,11 +135,14 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     where = _holding(submission_id, token) if token else (Submission.id == submission_id)
     verdict = report.verdict.value if isinstance(report, Report) else None
     score = report.score if isinstance(report, Report) else None
-    result = session.execute(update(Submission).where(where).values(
+    # What the webhooks need to know comes back with the update: most verdicts call for none,
+    # and then nothing more is read before the commit.
+    hooks = session.execute(update(Submission).where(where).values(
         status=SubmissionStatus.DONE, verdict=verdict, score=score,
         message=safe_text(report.message), finished_at=utcnow(), lease_token=None,
-        lease_expires_at=None).execution_options(synchronize_session=False))
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+        lease_expires_at=None).returning(Submission.callback_url, Submission.webhook_batch_id)
+        .execution_options(synchronize_session=False)).first()
+    if hooks is None:  # the claim was lost
         session.rollback()
         return False
     session.query(TestResultRow).filter(TestResultRow.submission_id == submission_id).delete()
@@ -150,7 +153,8 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
             for position, (test, data) in enumerate(zip(report.tests, stored_tests(report.tests),
                                                         strict=True))])
     # The webhooks the verdict calls for commit with it, or not at all (judge.service.webhooks).
-    deliveries = outbox.on_verdict(session, submission_id)
+    called = hooks.callback_url is not None or hooks.webhook_batch_id is not None
+    deliveries = outbox.on_verdict(session, submission_id) if called else []
     session.commit()
     session.expire_all()
     notifications.announce(submission_id, SubmissionStatus.DONE, verdict)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
@@ -307,13 +307,17 @@ def shown_tests(session: Session, submission: Submission, full: bool) -> list[di
     if full:
         return [row.data for row in submission.results]
     hidden = TestResultRow.visibility == Visibility.HIDDEN.value
-    mine = TestResultRow.submission_id == submission.id
-    public = session.scalars(select(TestResultRow.data).where(mine, ~hidden)
-                             .order_by(TestResultRow.position))
-    rest = session.execute(select(TestResultRow.status, TestResultRow.data["category"].as_string())
-                           .where(mine, hidden).order_by(TestResultRow.position))
-    return [*public, *({"visibility": Visibility.HIDDEN.value, "status": status, "category": category}
-                       for status, category in rest)]
+    rows = session.execute(
+        select(hidden, TestResultRow.status, case((~hidden, TestResultRow.data)),
+               case((hidden, TestResultRow.data["category"].as_string())))
+        .where(TestResultRow.submission_id == submission.id).order_by(TestResultRow.position))
+    public, rest = [], []
+    for is_hidden, status, data, category in rows:
+        if is_hidden:
+            rest.append({"visibility": Visibility.HIDDEN.value, "status": status, "category": category})
+        else:
+            public.append(data)
+    return [*public, *rest]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from judge.errors import Conflict, InvalidInput, LastAdmin, NotFound
 from judge.service.accounts import check_new_password, hash_password, normalize_name
@@ -85,7 +85,8 @@ def issue_token(session: Session, user: User, label: str | None = None) -> str:
 def user_for_token(session: Session, token: str) -> User | None:
     """The token's user, noting when the token was used (at most once a minute; the caller
     commits)."""
-    row = session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token)))
+    row = session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token))
+                         .options(joinedload(ApiToken.user)))  # one query for every request
     if row is None:
         return None
     now = utcnow()
