@@ -174,6 +174,8 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
             if stop:
                 break
     if not stop:
+        # No more tests: the supervisor ends every learner process, then waits for the host to
+        # close the stream, which the owner may put off until the verdict is stored.
         channel.send(frame(None))
         run.finished = True
     run.seconds = round(time.monotonic() - started, 4)

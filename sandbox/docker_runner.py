@@ -284,9 +284,11 @@ class DockerSandbox:
         except ENGINE_ERRORS as exc:
             raise SandboxUnavailable(f"the sandbox container failed: {exc}") from exc
         finally:
-            close_attachment(sock, raw)
-            if not (finished and self.pool is not None
-                    and self.pool.defer(functools.partial(self._remove_later, container.id))):
+            # A finished run's container stays up, idle, until the pool's thread removes it
+            # after the verdict is stored: its exit (Docker's work) would compete with that.
+            if not (finished and self.pool is not None and self.pool.defer(
+                    functools.partial(self._remove_later, container.id, sock, raw))):
+                close_attachment(sock, raw)
                 self._remove(container.id)
 
     def _take_warm(self, limits: Limits) -> WarmContainer | None:
@@ -367,8 +369,9 @@ class DockerSandbox:
             return
         self.janitor.remove(client, container_id)
 
-    def _remove_later(self, container_id: str) -> None:
+    def _remove_later(self, container_id: str, sock: socket.socket | None, raw: Any) -> None:
         """In the pool's thread, once the run that used it has returned."""
+        close_attachment(sock, raw)
         self._remove(container_id)
 
     def _discard_warm(self, warm: WarmContainer) -> None:

@@ -445,6 +445,18 @@ def _shared_step(child: Child, spawner: Spawner, kind: Kind, seq: int | None, st
     return None
 
 
+def _linger(body: memoryview | None) -> None:
+    """After the host's "no more tests" (every learner process is gone by now): stay, idle,
+    until the host closes the stream, so that the container's exit, Docker's work, comes when
+    the host removes it after storing the verdict rather than while it does. The lease's alarm
+    still ends it. A stream that simply ended (``body`` None) ends the supervisor at once."""
+    if body is None:
+        return
+    with contextlib.suppress(OSError):
+        while os.read(0, READ_CHUNK):
+            pass
+
+
 def _serve_shared(start: Start, spawner: Spawner, counts: _Counts) -> None:
     """``Isolation.SHARED``: one learner process loads the module and is called for each test in
     turn; after a test that ended it (or a host's FRESH frame), a fresh one with a uid of its
@@ -462,6 +474,7 @@ def _serve_shared(start: Start, spawner: Spawner, counts: _Counts) -> None:
         if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
             if child is not None:
                 _retire(child, spawner, counts)
+            _linger(body)
             return
         fresh = size == len(FRESH_FRAME) and body.tobytes() == FRESH_FRAME
         if child is not None:
@@ -536,6 +549,7 @@ def _serve_per_test(start: Start) -> None:
         body = _read_body(0, size, buffer) if size is not None else None
         if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
             _discard(child, spawner)
+            _linger(body)
             return
         child = _waiting(child, spawner) or spawner.spawn(Kind.TEST, BASE_UID + 1 + seq)
         if child is None:

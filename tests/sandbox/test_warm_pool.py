@@ -404,6 +404,33 @@ def test_no_container_serves_two_submissions(pooled: Recording, secret_problem: 
     assert pooled.warm_runs == 6 and set(served) <= set(pooled.made)
 
 
+# Accepted, and leaves behind what it can: a thread that never ends and a child process of its
+# own session that sleeps on.
+LINGERING = ("import os, threading, time\n"
+             "threading.Thread(target=lambda: time.sleep(3600), daemon=False).start()\n"
+             "if os.fork() == 0:\n    os.setsid()\n    time.sleep(3600)\n    os._exit(0)\n")
+
+
+@pytest.mark.docker
+def test_a_finished_container_waits_for_its_removal_with_no_learner_process_left(
+        pooled: Recording, secret_problem: Problem) -> None:
+    """Its exit (the engine's work) is put off until the verdict is stored, but nothing of the
+    learner's runs meanwhile: the supervisor ended every process of the learner's uids when the
+    host said there were no more tests."""
+    _fill(pooled, secret_problem)
+    assert pooled.pool is not None
+    with pooled.pool.running():  # holds the pool's thread, as a worker storing its verdict does
+        report = grade(secret_problem, LINGERING + secret_problem.reference, pooled)
+        assert report.verdict is Verdict.ACCEPTED, report.message
+        container = pooled.runs[-1].container
+        assert pooled.runs[-1].finished and _exists(pooled, container, running_only=True)
+        top = pooled.client.api.top(container, ps_args="-eo uid,pid,args")
+        uids = {int(row[top["Titles"].index("UID")]) for row in top["Processes"]}
+        assert uids and all(uid < 20000 for uid in uids), top  # 20000 up: learners' uids
+    assert pooled.pool.wait_settled(60)
+    assert not _exists(pooled, container)
+
+
 @pytest.mark.docker
 def test_a_run_that_stopped_early_removes_its_container_at_once(
         pooled: Recording, secret_problem: Problem) -> None:
