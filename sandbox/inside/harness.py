@@ -28,7 +28,10 @@ Two isolations (``sandbox.inside.protocol.Isolation``, from the problem):
   (``sandbox.inside.cleanup``), so nothing carries from one test to the next.
 
 The supervisor reports what it saw from outside (``sandbox.inside.protocol.Step``); the learner's claim
-is passed on in base64, unread. The host measures the time and decides every verdict.
+is passed on in base64, unread. The host measures the time and decides every verdict. After the
+host's "no more tests" every learner process is ended, and the supervisor waits for the host to
+close the stream (``_linger``), so that the container's exit does not compete with the storing
+of the verdict.
 """
 
 from __future__ import annotations
