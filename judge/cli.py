@@ -11,10 +11,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from judge.errors import ProblemError
+from judge.errors import InvalidInput, ProblemError
 from judge.problems import discover, find_problem, load_problem
 from judge.results import TestStatus, Verdict
-from judge.settings import engine_settings
+from judge.settings import EngineSettings, engine_settings
 from sandbox.interface import SandboxUnavailable
 
 # Grading, validation and Docker's client are imported by the commands that use them: listing
@@ -39,9 +39,25 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_USAGE)
 
 
+def settings() -> EngineSettings:
+    """The engine's settings; a value that does not fit ends the command, naming it."""
+    try:
+        return engine_settings()
+    except InvalidInput as exc:
+        raise fail(exc.message) from exc
+
+
+def problems_root() -> Path:
+    root = settings().problems_dir
+    if not root.is_dir():
+        raise fail(f"JUDGE_PROBLEMS_DIR is {str(root)!r}, which is not a folder")
+    return root
+
+
 def open_sandbox() -> DockerSandbox:
     from judge.sandboxes import docker_sandbox
 
+    settings()  # a bad setting is named before any work
     with err.status("Preparing the sandbox...") as status:
         try:
             return docker_sandbox(lambda msg: status.update(f"Sandbox: {msg}"))
@@ -106,7 +122,7 @@ def run(
     from judge.grading import grade
 
     try:
-        problem = find_problem(engine_settings().problems_dir, slug)
+        problem = find_problem(problems_root(), slug)
     except ProblemError as exc:
         raise fail(str(exc)) from exc
     try:
@@ -131,7 +147,7 @@ def run(
 def list_problems() -> None:
     """List the problems with their difficulty, tags and test counts."""
     table = Table("slug", "title", "difficulty", "tags", "public", "hidden")
-    for folder in discover(engine_settings().problems_dir):
+    for folder in discover(problems_root()):
         try:
             p = load_problem(folder)
         except ProblemError as exc:
@@ -146,7 +162,7 @@ def list_problems() -> None:
 def show_problem(slug: str) -> None:
     """Show a problem's statement, signature, limits and public tests."""
     try:
-        p = find_problem(engine_settings().problems_dir, slug)
+        p = find_problem(problems_root(), slug)
     except ProblemError as exc:
         raise fail(str(exc)) from exc
     out.print(f"[bold]{p.title}[/] ({p.slug}, {p.difficulty}; version {p.version})")
@@ -168,7 +184,7 @@ def validate(slugs: Annotated[list[str] | None, typer.Argument()] = None) -> Non
     """Prove problems: reference accepted twice alike, each wrong solution its declared verdict."""
     from judge.validation import validate_problem
 
-    root = engine_settings().problems_dir
+    root = problems_root()
     try:
         problems = ([find_problem(root, s) for s in slugs] if slugs
                     else [load_problem(f) for f in discover(root)])
@@ -192,7 +208,7 @@ def show_tracks() -> None:
     """Show the tracks (problems/tracks.toml) in order, and check that each problem is in one."""
     from judge.tracks import covering, load_tracks
 
-    root = engine_settings().problems_dir
+    root = problems_root()
     try:
         tracks = load_tracks(root)
     except ProblemError as exc:
@@ -217,7 +233,7 @@ def table(write: Annotated[Path | None, typer.Option(
     from judge.problem_table import problem_table, with_table
 
     try:
-        made = problem_table(engine_settings().problems_dir)
+        made = problem_table(problems_root())
         if write is None:
             sys.stdout.write(made)
             return
@@ -238,7 +254,7 @@ def build(
     from sandbox.docker_runner import connect
     from sandbox.image import build_image, ensure_image
 
-    mode = True if offline else engine_settings().sandbox_offline
+    mode = True if offline else settings().sandbox_offline
     try:
         client = connect()
         with err.status("Building the sandbox image...") as status:

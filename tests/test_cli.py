@@ -51,6 +51,16 @@ def test_run_wrong_answer_exits_1_and_explains(docker_sandbox: DockerSandbox, tm
     assert "zq-secret-2" not in done.stdout  # hidden expected values stay hidden
 
 
+@pytest.mark.parametrize(("env", "words"), [
+    ({"JUDGE_WARM_POOL_SIZE": "two"}, "JUDGE_WARM_POOL_SIZE is 'two': it must be a whole number"),
+    ({"JUDGE_PROBLEMS_DIR": "/no/such/folder"}, "JUDGE_PROBLEMS_DIR is '/no/such/folder', which is not a folder"),
+])
+def test_a_bad_setting_exits_2_naming_it(solution: Path, env: dict[str, str], words: str) -> None:
+    for args in (("problems", "list"), ("run", "secret_lookup", str(solution))):
+        done = judge(*args, env=env)
+        assert (done.returncode, done.stderr.strip()) == (2, f"error: {words}"), done.stderr
+
+
 def test_unknown_problem_and_unreadable_file_exit_2(solution: Path, tmp_path: Path) -> None:
     done = judge("run", "no_such_problem", str(solution))
     assert done.returncode == 2 and "unknown problem 'no_such_problem'; known problems:" in done.stderr
