@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -264,18 +265,33 @@ def submit(session: Session, user: User, slug: str, code: str, mode: Mode,
     """
     submission, created = create_submission(session, user, slug, code, mode, key, arguments, assignment,
                                             callback)
-    # A replay of a row still queued sends it again: the client may be retrying after a 503, and
-    # a second message for one row is harmless (the claim lets only one worker judge it).
-    if created or submission.status == SubmissionStatus.QUEUED:
+    # Only a new row is sent. A replay never is, even of a row still queued: each replay sending
+    # one more message let one key grow the queue without bound (ten 100-item batches replayed:
+    # 1,001 messages for 100 rows). A row whose first send failed (the 503 below) is recovery's
+    # to send once the broker answers (``jobs.recover_stale``), so a replay loses nothing.
+    if created:
         try:
             enqueue_submission(submission.id, queue=queue_for(mode))
         except Exception as exc:
             log.warning("submission %s saved but not queued: %s", submission.id, exc)
+            _never_sent(session, submission)
             raise Unavailable(
                 f"submission {submission.id} is saved but the queue is unreachable; it will be "
-                "judged when the queue is back (poll it, or retry with the same Idempotency-Key)",
-                retry_after=5) from exc
+                "judged when the queue is back: poll it (a retry with the same Idempotency-Key "
+                "answers with it too, and makes no other)", retry_after=5) from exc
     return submission
+
+
+def _never_sent(session: Session, submission: Submission) -> None:
+    """Mark a row whose message could not be sent as due for recovery's next pass, rather than
+    after the requeue delay that a row whose message is merely slow waits out: this one's
+    message certainly does not exist."""
+    try:
+        submission.enqueued_at = utcnow() - timedelta(seconds=get_settings().requeue_after_seconds)
+        session.commit()
+    except Exception as exc:  # the row is saved and queued either way; it is only found later
+        session.rollback()
+        log.warning("submission %s could not be marked for recovery: %s", submission.id, exc)
 
 
 # What a read of one submission touches, in one query: its problem, sender and version, but not

@@ -108,3 +108,27 @@ def test_the_batch_itself_must_be_valid(client: TestClient, tokens: Tokens) -> N
     error(client.post(BATCH, headers=bearer(tokens.learner), json={"items": [item(), {"code": 1}]}), 422)
     error(client.post(BATCH, json={"items": [item()]}), 401, "unauthorized")
     assert stored_count() == before  # none of these stored anything
+
+
+def test_replaying_keyed_items_never_sends_another_message(client: TestClient, new_user: Callable[[Role], str],
+                                                           eager_queue: EagerQueue) -> None:
+    """The attack: one Idempotency-Key replayed while its row waits re-sent its job each time
+    (ten 100-item batches grew the run queue from 1 to 1,001 messages). Replays, single or in a
+    batch, answer with the row and send nothing; the broker holds one message per row."""
+    token = new_user(Role.LEARNER)
+    with eager_queue.hold() as held:
+        single = client.post(SUBMISSIONS, headers={**bearer(token), "Idempotency-Key": "flood"},
+                             json=item())
+        assert single.status_code == 202
+        keyed = [item(idempotency_key=f"flood-{n}") for n in range(4)]
+        first = client.post(BATCH, headers=bearer(token), json={"items": keyed}).json()["results"]
+        assert len(held) == 5
+        for _ in range(10):
+            again = client.post(SUBMISSIONS, headers={**bearer(token), "Idempotency-Key": "flood"},
+                                json=item())
+            assert again.status_code == 202 and again.json()["id"] == single.json()["id"]
+            replayed = client.post(BATCH, headers=bearer(token), json={"items": keyed}).json()["results"]
+            assert [r["submission"]["id"] for r in replayed] == [r["submission"]["id"] for r in first]
+        assert len(held) == 5 and stored_count() >= 5
+    eager_queue.release()
+    assert client.get(f"{SUBMISSIONS}/{single.json()['id']}", headers=bearer(token)).json()["status"] == "done"

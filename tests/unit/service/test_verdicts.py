@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+import judge.service.tasks as worker_tasks
 from judge.service.db.models import Role
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.exec_sandbox import ExecSandbox
@@ -154,10 +155,14 @@ def test_an_unreachable_queue_is_503_and_the_submission_is_kept(client: TestClie
     eager_queue.down = False
     listed = client.get(SUBMISSIONS, headers=bearer(token)).json()
     assert listed["total"] == 1 and listed["items"][0]["status"] == "queued"
-    # Retrying with the same key finds the saved row and sends it again, as the 503 said.
+    # Retrying with the same key finds the saved row and sends nothing: recovery's next pass
+    # sends it, at once rather than after the requeue delay, since its message never existed.
+    sent = len(eager_queue.sent)
     again = post_json(client, token, {"problem": "secret_lookup", "code": REFERENCE},
                       **{"Idempotency-Key": "outage"})
     assert again.status_code == 202 and again.json()["id"] == listed["items"][0]["id"]
+    assert len(eager_queue.sent) == sent and again.json()["status"] == "queued"
+    assert worker_tasks.recover_stale() == [again.json()["id"]]
     judged = client.get(f"{SUBMISSIONS}/{again.json()['id']}", headers=bearer(token)).json()
     assert judged["status"] == "done" and judged["verdict"] == "accepted"
 
