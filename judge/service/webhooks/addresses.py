@@ -1,10 +1,17 @@
 """Where a webhook may go: http or https to a public address, nothing else (the SSRF guard).
 
 A callback URL is checked when a submission names it and again before every attempt, since a
-name may resolve elsewhere by then. The check resolves the host and refuses it when any of its
-addresses is not public (loopback, private, link-local, multicast, reserved, unspecified,
-shared, documentation ranges; IPv4 inside IPv6 is judged as the IPv4 it carries); the attempt
-then connects to the address that was checked, never to the name again. Hosts written as an
+name may resolve elsewhere by then. The check resolves the host and refuses it unless every one
+of its addresses is positively public: a global IPv4 address that is none of loopback, private,
+link-local, multicast, reserved, unspecified, shared or documentation, or an IPv6 address of
+the global unicast range 2000::/3 that is none of those either (IPv4 inside IPv6 is judged as
+the IPv4 it carries). A list of what to refuse always misses a range (``is_global`` counts the
+deprecated site-local fec0::/10 as global), so IPv6 outside 2000::/3 is refused whatever it is.
+The attempt then connects to the address that was checked, never to the name again.
+
+A refusal of a name never says what it resolved to, nor whether it resolved at all: either
+would make the check an oracle over the judge's own DNS (which internal names exist, and
+where). An address written in the URL is the caller's own, and its refusal says why. Hosts written as an
 integer or in octal or hex parts (``2130706433``, ``0177.1``) are refused outright: they are
 127.0.0.1 to some parsers and a name to others. ``JUDGE_WEBHOOK_ALLOW_PRIVATE`` lets
 non-public addresses through, for a receiver on the judge's own host or network.
@@ -26,6 +33,9 @@ Resolver = Callable[[str, int], Sequence[str]]
 PARAM = "callback_url"
 _NUMERIC_LABELS = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)(?:\.(?:0x[0-9a-f]*|[0-9]+))*\.?", re.IGNORECASE)
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+_GLOBAL_UNICAST = ipaddress.IPv6Network("2000::/3")
+# Inside 2000::/3 yet not a host on the internet, and not (yet) known to ``is_global``.
+_NOT_PUBLIC_V6 = (ipaddress.IPv6Network("3fff::/20"),)  # documentation (RFC 9637)
 
 
 def refused(message: str) -> InvalidInput:
@@ -73,7 +83,13 @@ def why_not_public(address: IPAddress) -> str | None:
               ("link-local", address.is_link_local), ("multicast", address.is_multicast),
               ("private", address.is_private), ("reserved", address.is_reserved),
               ("not globally routable", not address.is_global))
-    return next((name for name, hit in checks if hit), None)
+    reason = next((name for name, hit in checks if hit), None)
+    if reason is None and isinstance(address, ipaddress.IPv6Address):
+        if address.is_site_local:
+            return "site-local"
+        if address not in _GLOBAL_UNICAST or any(address in net for net in _NOT_PUBLIC_V6):
+            return "outside the public IPv6 unicast range"
+    return reason
 
 
 def _parse(url: str, max_length: int) -> tuple[str, str, int, str]:
@@ -116,19 +132,19 @@ def check(url: str, allow_private: bool, max_length: int,
     scheme, host, port, path = _parse(url, max_length)
     literal = _literal(host)
     if literal is not None:
-        found: list[IPAddress] = [literal]
-    else:
-        try:
-            found = [ipaddress.ip_address(a.split("%", 1)[0]) for a in resolve(host, port)]
-        except (OSError, UnicodeError, ValueError) as exc:
-            raise refused(f"the host {host!r} does not resolve ({exc})") from exc
-        if not found:
-            raise refused(f"the host {host!r} does not resolve")
-    if not allow_private:
-        # Every address must be public: a name may list a public one beside 127.0.0.1.
-        for address in found:
-            reason = why_not_public(address)
-            if reason:
-                raise refused(f"the host {host!r} is at {address}, which is {reason}; webhooks "
-                                 "go only to public addresses")
+        reason = None if allow_private else why_not_public(literal)
+        if reason:
+            raise refused(f"{literal} is {reason}; webhooks go only to public addresses")
+        return Target(scheme, host, port, path, str(literal))
+    # One answer for a name that does not resolve and one that resolves anywhere but public
+    # addresses (the module's docstring says why).
+    not_public = refused(f"the host {host!r} is not a public host: webhooks go only to names "
+                         "that resolve, and only to public addresses")
+    try:
+        found = [ipaddress.ip_address(a.split("%", 1)[0]) for a in resolve(host, port)]
+    except (OSError, UnicodeError, ValueError):
+        raise not_public from None
+    # Every address must be public: a name may list a public one beside 127.0.0.1.
+    if not found or (not allow_private and any(why_not_public(a) for a in found)):
+        raise not_public
     return Target(scheme, host, port, path, str(found[0]))

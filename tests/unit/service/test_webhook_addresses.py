@@ -31,6 +31,10 @@ HOSTILE = [
     "http://[fe80::1]/", "http://[fe80::1%25eth0]/", "http://[fc00::1]/", "http://[fd12:3456::1]/",
     "http://[ff02::1]/", "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::1]/",
     "http://[2001:db8::1]/",
+    # IPv6 that ``is_global`` calls global yet is not positively public: site-local (fec0::/10,
+    # with an IPv4 tail too), the new documentation prefix, and anything outside 2000::/3.
+    "http://[fec0::1]/", "http://[fec0::127.0.0.1]/", "http://[feff::1]/", "http://[3fff::1]/",
+    "http://[5f00::1]/", "http://[100::1]/", "http://[::1.2.3.4]/", "http://[4000::1]/",
     # Integer, octal and hex spellings that some parsers read as 127.0.0.1.
     "http://2130706433/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://0x7f000001/",
     "http://017700000001/", "http://127.1/", "http://0/",
@@ -51,8 +55,29 @@ def test_a_non_public_address_is_refused(url: str) -> None:
 
 def test_localhost_is_refused_through_the_real_resolver() -> None:
     """/etc/hosts answers for localhost: no network, and the same resolver a connection uses."""
-    with pytest.raises(InvalidInput, match="loopback"):
+    with pytest.raises(InvalidInput, match="not a public host"):
         check("http://localhost:9/", allow_private=False, max_length=2048)
+
+
+def test_a_refused_name_never_tells_what_it_resolves_to() -> None:
+    """The refusal is no oracle over the judge's DNS: a name at loopback, at the metadata
+    address, at a mix, or nowhere at all gets one message, with no address in it."""
+    messages = set()
+    for host in ("rebind.test", "metadata.test", "mixed.test", "nowhere.test"):
+        with pytest.raises(InvalidInput) as refused:
+            check(f"http://{host}/", allow_private=False, max_length=2048, resolve=RESOLVER)
+        messages.add(refused.value.message.replace(host, "HOST"))
+    assert len(messages) == 1, messages
+    (message,) = messages
+    for leak in ("127.0.0.1", "169.254", "10.1.2.3", PUBLIC, "loopback", "resolve (", "Errno"):
+        assert leak not in message
+
+
+def test_a_refused_address_written_in_the_url_says_why() -> None:
+    with pytest.raises(InvalidInput, match="fec0::1 is site-local"):
+        check("http://[fec0::1]/", allow_private=False, max_length=2048)
+    with pytest.raises(InvalidInput, match="127.0.0.1 is loopback"):
+        check("http://127.0.0.1/", allow_private=False, max_length=2048)
 
 
 @pytest.mark.parametrize("url, why", [
@@ -61,7 +86,7 @@ def test_localhost_is_refused_through_the_real_resolver() -> None:
     ("http://user:pw@hooks.test/", "user name or password"), ("http:///path", "names no host"),
     ("http://hooks.test/a b", "spaces"), ("http://hooks.test/\r\nX: y", "control"),
     ("http://hooks.test:99999/", "not a URL"), ("http://hooks.test/#frag", "fragment"),
-    ("http://nowhere.test/", "does not resolve"), ("http://hooks.test/" + "a" * 2100, "at most 2048"),
+    ("http://nowhere.test/", "not a public host"), ("http://hooks.test/" + "a" * 2100, "at most 2048"),
 ])
 def test_other_bad_urls_are_refused_with_a_reason(url: str, why: str) -> None:
     with pytest.raises(InvalidInput, match=why):
