@@ -26,7 +26,9 @@ from judge.service.progress import Status as Progress
 from judge.service.submissions import Mode
 
 
-class SubmissionCreate(BaseModel):
+class SubmissionFields(BaseModel):
+    """What one submission is, alone or as an item of a batch."""
+
     model_config = ConfigDict(json_schema_extra={"examples": [
         {"problem": "bleu", "code": "def bleu(candidate, references):\n    return 0.0\n", "mode": "submit"},
         {"problem": "bleu", "code": "def bleu(candidate, references):\n    return 0.0\n", "mode": "try",
@@ -47,6 +49,9 @@ class SubmissionCreate(BaseModel):
         "counts in its gradebook (mode submit only); refused before it opens (403 not_open) and "
         "after your last accepted time (403 past_due); after your due time it is marked late and "
         "may lose part of its score (penalty)"))
+
+
+class SubmissionCreate(SubmissionFields):
     callback_url: str | None = Field(None, max_length=2048, description=(
         "an http(s) URL of a public address that gets a signed POST (`submission.done`) once "
         "the verdict is stored; retried for a day; see docs/webhooks.md. Refused (422, param "

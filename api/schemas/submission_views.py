@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
-from api.schemas import SubmissionCreate, SubmissionOut
+from api.schemas import SubmissionFields, SubmissionOut
 from api.schemas.common import ErrorCode
 from judge.results import Verdict
 from judge.service.db.models import SubmissionStatus
@@ -16,10 +16,20 @@ from judge.service.db.models import SubmissionStatus
 MAX_BATCH = 100  # judge.service.submissions.MAX_BATCH: the schema refuses a longer list first
 
 
-class BatchItem(SubmissionCreate):
+class BatchItem(SubmissionFields):
     idempotency_key: str | None = Field(None, description=(
         "this item's own Idempotency-Key (1 to 200 characters): sending the batch again answers "
         "each keyed item with the submission it made the first time"))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_callback_per_batch(cls, data: Any) -> Any:
+        # An item's own callback_url was once in the schema and silently dropped: refused now,
+        # so that no client believes a webhook is coming that never will.
+        if isinstance(data, dict) and "callback_url" in data:
+            raise ValueError("an item takes no callback_url: a batch has one, at the top level "
+                             "(`callback_url` beside `items`), posted for every item")
+        return data
 
 
 class BatchCreate(BaseModel):

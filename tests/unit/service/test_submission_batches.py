@@ -132,3 +132,16 @@ def test_replaying_keyed_items_never_sends_another_message(client: TestClient, n
         assert len(held) == 5 and stored_count() >= 5
     eager_queue.release()
     assert client.get(f"{SUBMISSIONS}/{single.json()['id']}", headers=bearer(token)).json()["status"] == "done"
+
+
+def test_an_items_own_callback_url_is_refused_not_dropped(client: TestClient, tokens: Tokens) -> None:
+    """It was in every item's schema, accepted and never posted to: now the whole request is
+    refused, naming the item, and nothing is stored."""
+    before = stored_count()
+    response = client.post(BATCH, headers=bearer(tokens.learner), json={"items": [
+        item(), item(callback_url="https://hooks.example.com/in")]})
+    message = error(response, 422, "invalid_input")
+    assert "items.1" in message and "top level" in message, message
+    assert stored_count() == before
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["BatchItem"]
+    assert "callback_url" not in schema["properties"]
