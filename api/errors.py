@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from api.request_ids import request_id
 from judge.errors import STATUS, DomainError, QuotaExceeded
@@ -82,6 +83,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        if isinstance(exc.__cause__, ClientDisconnect):
+            raise exc.__cause__  # FastAPI's 400 for a body cut off: the client's, as RequestIds says
         if exc.status_code == 400:
             # FastAPI's only 400 is a body it could not decode: bytes that are not UTF-8, or
             # JSON nested deeper than the decoder goes.

@@ -121,6 +121,11 @@ PASSWORD_HASHING_REFUSED = prometheus_client.Counter(
     "judge_password_hashing_refused", "Requests answered 429 busy at once: the hashing pool's "
     "workers and queue were all taken.")
 
+# A client gone before its request was whole (a hang-up mid-upload): the client's doing, never a
+# failure of the server's, so counted apart from 5xx answers.
+CLIENT_DISCONNECTS = prometheus_client.Counter(
+    "judge_api_client_disconnects", "Requests whose client hung up before the body was complete.")
+
 P = ParamSpec("P")
 
 
@@ -170,6 +175,11 @@ def password_hashed(kind: str) -> None:
 @_never_raises
 def password_hashing_refused() -> None:
     PASSWORD_HASHING_REFUSED.inc()
+
+
+@_never_raises
+def client_hung_up() -> None:
+    CLIENT_DISCONNECTS.inc()
 
 
 # ---------------------------------------------------------------------------------------------
