@@ -248,6 +248,8 @@ def example_of(node: dict[str, Any], definitions: dict[str, Any], depth: int = 0
     if kind == "string":
         if node.get("format") == "date-time":
             return "2026-03-01T09:00:00Z"
+        if node.get("format") == "uri":
+            return "https://hooks.example.org/judge"
         return "x" * max(node.get("minLength", 0), 1) if node.get("minLength", 1) else ""
     if kind == "integer":
         return max(node.get("minimum", 1), 0)

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.schemas.authoring import ValidationReport
-from api.schemas.bounds import BodyId, Slug
+from api.schemas.bounds import BodyId, CallbackUrl, Slug
 from api.schemas.common import (
     CheckerOut,
     Difficulty,
@@ -52,7 +52,7 @@ class SubmissionFields(BaseModel):
 
 
 class SubmissionCreate(SubmissionFields):
-    callback_url: str | None = Field(None, max_length=2048, description=(
+    callback_url: CallbackUrl | None = Field(None, description=(
         "an http(s) URL of a public address that gets a signed POST (`submission.done`) once "
         "the verdict is stored; retried for a day; see docs/webhooks.md. Refused (422, param "
         "callback_url) when its host resolves to a private, loopback or other non-public address"))

@@ -53,6 +53,13 @@ NewPassword = Annotated[str, Field(json_schema_extra={"minLength": MIN_PASSWORD,
 # A name or a label is trimmed first: 1 to 100 characters of it must be left.
 UserName = Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": 100})]
 Label = Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_LABEL})]
+# A webhook's address stays text: judge.service.webhooks.addresses reads it (scheme, host, public
+# address) and refuses it past JUDGE_WEBHOOK_MAX_URL_LENGTH, naming callback_url. The schema says
+# what it is, a URI of at most that length (read when the routes are defined, as the waits are),
+# so that a generated client and schemathesis send one; 2048, the most that setting takes, stays
+# the schema's own check before the service's.
+CallbackUrl = Annotated[str, Field(max_length=2048, json_schema_extra={
+    "format": "uri", "maxLength": get_settings().webhook_max_url_length})]
 
 # ?wait=: seconds to hold an answer, up to JUDGE_MAX_WAIT_SECONDS (read when the routes are
 # defined: the process's setting). inf and nan are refused, not held "forever" or compared.

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from api.schemas import SubmissionFields, SubmissionOut
+from api.schemas.bounds import CallbackUrl
 from api.schemas.common import ErrorCode
 from judge.results import Verdict
 from judge.service.db.models import SubmissionStatus
@@ -35,7 +36,7 @@ class BatchItem(SubmissionFields):
 class BatchCreate(BaseModel):
     items: list[BatchItem] = Field(min_length=1, max_length=MAX_BATCH, description=(
         f"1 to {MAX_BATCH} submissions, each taken exactly as a single POST takes it"))
-    callback_url: str | None = Field(None, max_length=2048, description=(
+    callback_url: CallbackUrl | None = Field(None, description=(
         "a public http(s) URL that gets a signed `submission.done` for each stored item and one "
         "`batch.done` once all of them are judged (docs/webhooks.md); a refused URL refuses the "
         "whole request (422 or 429, param callback_url)"))

@@ -32,6 +32,7 @@ from judge.errors import STATUS
 from judge.grading import grade
 from judge.problems import discover, load_problem
 from judge.results import HiddenPolicy, Report, TestResult, TestStatus, Verdict, Visibility
+from judge.service.settings import get_settings
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.helpers import SUBMISSIONS, post_json, read
 from tests.utils.service import bearer
@@ -160,6 +161,17 @@ def test_wait_beyond_the_maximum_inf_and_nan_are_refused(client: TestClient, tok
         response = read(client, tokens.learner, 1, wait=value)
         assert response.status_code == 422 and response.json()["error"]["param"] == "query.wait", (
             value, response.text)
+
+
+def test_a_callback_url_is_a_uri_no_longer_than_the_setting(schema: dict[str, Any]) -> None:
+    """A generated client types it, and schemathesis sends one; the service still reads the text."""
+    for model in ("SubmissionCreate", "BatchCreate"):
+        field = schema["components"]["schemas"][model]["properties"]["callback_url"]
+        [text] = [option for option in field["anyOf"] if option.get("type") == "string"]
+        assert text["format"] == "uri", model
+        assert text["maxLength"] == get_settings().webhook_max_url_length, model
+    # A batch's items take none (the batch's own is posted for every item).
+    assert "callback_url" not in schema["components"]["schemas"]["BatchItem"]["properties"]
 
 
 # ---------------------------------------------------------------------------------------------

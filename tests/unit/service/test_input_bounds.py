@@ -186,7 +186,7 @@ def _strings(doc: dict[str, Any], schema: dict[str, Any], at: tuple[str, ...] = 
     """Where the body holds a string (not a time or an enum: those are parsed, never stored as sent)."""
     schema = _resolve(doc, schema)
     for option in (_resolve(doc, s) for s in _choices(schema)):
-        if option.get("type") == "string" and "format" not in option and "enum" not in option:
+        if option.get("type") == "string" and option.get("format") != "date-time" and "enum" not in option:
             yield at
         for name, sub in option.get("properties", {}).items():
             yield from _strings(doc, sub, (*at, name))
