@@ -4,7 +4,8 @@ A ``DomainError`` is answered with the status its class declares (``judge.errors
 one table); a code missing from that table is the judge's own bug, so it is logged and answered
 as a 500, never guessed at. ``param`` names the request field at fault (the dotted location of
 a validation error, e.g. ``tests.3.args``) and is null when no one field is; ``request_id`` is
-the id ``api.request_ids`` gave the request, which the log carries too.
+the id ``api.request_ids`` gave the request, which the log carries too. A 405 names in ``Allow``
+every method its path takes (``api.allowed_methods``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
+from starlette.types import Scope
 
+from api.allowed_methods import resources
 from api.request_ids import request_id
 from judge.errors import STATUS, DomainError, QuotaExceeded
 
@@ -43,6 +46,14 @@ def error_response(request: Request, status: int, code: str, message: str,
                    headers: dict[str, str] | None = None, param: str | None = None) -> JSONResponse:
     return JSONResponse(error_body(code, message, request_id(request.scope), param), status,
                         headers=headers)
+
+
+def not_allowed(scope: Scope) -> JSONResponse:
+    """405 for the request's method, with every method its path takes, in Allow and in words."""
+    allowed = ", ".join(resources(scope).methods(scope))
+    message = f"{scope['method']} is not allowed on {scope['path']}; it takes {allowed}"
+    return JSONResponse(error_body("method_not_allowed", message, request_id(scope)), 405,
+                        headers={"Allow": allowed})
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
@@ -90,6 +101,8 @@ def install(app: FastAPI) -> None:
             # JSON nested deeper than the decoder goes.
             return error_response(request, 422, "invalid_input",
                                   "body: not decodable JSON (not UTF-8, or nested too deeply)")
+        if exc.status_code == 405:  # Starlette's Allow names the first matching route's methods only
+            return not_allowed(request.scope)
         code = HTTP_CODES.get(exc.status_code, "error")
         headers = dict(exc.headers) if exc.headers else None
         return error_response(request, exc.status_code, code, str(exc.detail), headers)

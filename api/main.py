@@ -11,6 +11,7 @@ from fastapi import APIRouter, FastAPI
 from api import errors, openapi, priority
 from api.body_limit import BodyLimit
 from api.html_errors import HtmlErrors
+from api.method_check import MethodCheck
 from api.request_ids import RequestIds, unhandled
 from api.routes import (
     accounts,
@@ -77,6 +78,8 @@ def create_app() -> FastAPI:
     app.include_router(docs.router)
     errors.install(app)
     openapi.install(app)  # operationIds and the error model on every route
+    # Innermost: a fixed path's own methods before Starlette hands it to a route with a parameter.
+    app.add_middleware(MethodCheck)
     # Room for a problem archive; a submission's own code limit (JUDGE_MAX_CODE_BYTES) is smaller.
     app.add_middleware(BodyLimit, cap=get_settings().max_request_bytes)
     app.add_middleware(RequestIds)  # every failure below it becomes JSON

@@ -3,9 +3,10 @@ own (SQLite, the embedded broker, real workers), as a learner and as an admin.
 
 Each run generates requests from /openapi.json in three phases (the schema's examples, the
 coverage of each bound and enum, then random fuzzing) and fails on any server error (5xx), any
-answer outside its documented schema (body or content type), and any status code the document
-does not list for the operation. The run is bounded by time (``RUN_SECONDS`` a role), so the
-test takes a few minutes whatever the machine.
+answer outside its documented schema (body or content type), any status code the document
+does not list for the operation, and any method a path does not take that is not answered 405
+with an Allow naming exactly the path's documented methods. The run is bounded by time
+(``RUN_SECONDS`` a role), so the test takes a few minutes whatever the machine.
 
 Two operations are left out because they would end the run's own access: revoking a token
 (schemathesis tries id 1, the caller's own) and, for the admin, changing a role (demoting the
@@ -28,7 +29,8 @@ from tests.utils.service_fixtures import Serve, make_learners, start_serve
 pytestmark = [pytest.mark.slow, pytest.mark.stack]
 
 RUN_SECONDS = 90  # per role: examples and coverage take about half; fuzzing fills the rest
-CHECKS = "not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance"
+CHECKS = ("not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance,"
+          "unsupported_method,allow_header_conformance")
 LEFT_OUT = {"learner": ["tokens_revoke"], "admin": ["tokens_revoke", "users_role_set"]}
 
 
