@@ -30,6 +30,8 @@ from api.schemas.courses import (
     JoinRequest,
     MemberIn,
     MemberOut,
+    NamedOut,
+    Naming,
 )
 from judge.service import assignments, course_invitations, courses
 from judge.service.access import course_role
@@ -39,6 +41,8 @@ from judge.service.courses_join import course_for_code, join_by_code
 from judge.service.db.models import (
     Assignment,
     Course,
+    CourseInvitation,
+    CourseMember,
     CourseRole,
     Extension,
     LatePolicy,
@@ -74,6 +78,18 @@ def extension_out(extension: Extension) -> ExtensionOut:
                         granted_at=extension.granted_at)
 
 
+def member_out(member: CourseMember) -> MemberOut:
+    return MemberOut(user=member.user.name, user_id=member.user_id, role=CourseRole(member.role),
+                     joined_at=member.joined_at)
+
+
+def invitation_out(invitation: CourseInvitation) -> InvitationOut:
+    return InvitationOut(id=invitation.id, user=invitation.user.name, user_id=invitation.user_id,
+                         role=CourseRole(invitation.role),
+                         invited_by=invitation.inviter.name if invitation.inviter else None,
+                         created_at=invitation.created_at)
+
+
 def course_out(course: Course, viewer: User) -> CourseOut:
     """Members, pending invitations and the join code only for the course's instructors (and
     admins)."""
@@ -82,14 +98,8 @@ def course_out(course: Course, viewer: User) -> CourseOut:
     teachers_view: dict[str, Any] = {}
     if teaching:
         teachers_view = {
-            "members": [MemberOut(user=m.user.name, user_id=m.user_id, role=CourseRole(m.role),
-                                  joined_at=m.joined_at)
-                        for m in courses.members(course)],
-            "invitations": [InvitationOut(id=i.id, user=i.user.name, user_id=i.user_id,
-                                          role=CourseRole(i.role),
-                                          invited_by=i.inviter.name if i.inviter else None,
-                                          created_at=i.created_at)
-                            for i in course.invitations],
+            "members": [member_out(m) for m in courses.members(course)],
+            "invitations": [invitation_out(i) for i in course.invitations],
             "join_code": course.join_code, "join_url": courses.join_path(course)}
     return CourseOut(id=course.id, title=course.title, role=role, created_at=course.created_at,
                      assignments=[brief(a) for a in course.assignments], **teachers_view)
@@ -172,13 +182,26 @@ def rotate_join_code(course_id: Id, session: SessionDep, user: CurrentUser) -> C
     return course_out(courses.rotate_join_code(session, user, course_id), user)
 
 
-@router.post("/{course_id}/members", response_model=CourseOut, responses={
+# Until 2026-12 this answered 200 with the course, as when it added the member at once; a client
+# that read 200 as "added" now hears 202 (docs/using-the-api.md, API changes).
+@router.post("/{course_id}/members", status_code=202, response_model=NamedOut, responses={
+    200: {"model": NamedOut, "description": (
+        "outcome member: they were in the course already and take the role named at once")},
+    202: {"description": "outcome invited: an invitation waits for their answer; they are not a "
+                         "member until they accept it (POST /me/invitations/{id}/accept)"},
     409: {"description": "demoting the course's last instructor (code last_instructor), or the "
                          "course holds the most pending invitations it may (too_many_invitations)"}})
-def add_member(course_id: Id, body: MemberIn, session: SessionDep, user: CurrentUser) -> CourseOut:
-    """Invite a user to a course you teach by their name, as instructor or learner: they become a
-    member when they accept (a member already takes the new role at once)."""
-    return course_out(course_invitations.invite(session, user, course_id, body.name, body.role), user)
+def add_member(course_id: Id, body: MemberIn, session: SessionDep, user: CurrentUser,
+               response: Response) -> NamedOut:
+    """Invite a user to a course you teach by their name, as instructor or learner: 202 with the
+    invitation; they become a member when they accept (a member already takes the role at once: 200)."""
+    named = course_invitations.invite(session, user, course_id, body.name, body.role)
+    course = course_out(named.course, user)
+    if isinstance(named, course_invitations.Invited):
+        return NamedOut(outcome=Naming.INVITED, invitation=invitation_out(named.invitation),
+                        member=None, course=course)
+    response.status_code = 200
+    return NamedOut(outcome=Naming.MEMBER, invitation=None, member=member_out(named.member), course=course)
 
 
 @router.delete("/{course_id}/invitations/{invitation_id}", status_code=204)

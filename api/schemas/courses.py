@@ -8,6 +8,8 @@ UTC with a ``Z``.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.schemas.bounds import TimeIn
@@ -95,6 +97,24 @@ class CourseOut(BaseModel):
         "invitations not answered yet, oldest first: for the course's instructors and admins"))
     join_code: str | None = Field(None, description="for the course's instructors and admins")
     join_url: str | None = Field(None, description="the join link's path (/join/<code>)")
+
+
+class Naming(StrEnum):
+    """What naming a user for a course did."""
+
+    INVITED = "invited"  # an invitation waits for their answer (202)
+    MEMBER = "member"  # already in the course: the role named is theirs at once (200)
+
+
+class NamedOut(BaseModel):
+    """The answer to ``POST /courses/{id}/members``: since 2026-12 an invitation (202), never a
+    member made, unless the user was one already (200)."""
+
+    outcome: Naming
+    invitation: InvitationOut | None = Field(description=(
+        "with outcome invited: the invitation; they become a member only by accepting it"))
+    member: MemberOut | None = Field(description="with outcome member: their place, in the role named")
+    course: CourseOut = Field(description="the course as its instructors see it now")
 
 
 class AssignmentIn(LateRules):

@@ -15,6 +15,8 @@ of that name exists and whether they may teach.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
@@ -51,7 +53,27 @@ def _lock_course(session: Session, course: Course) -> None:
     session.execute(select(Course.id).where(Course.id == course.id).with_for_update())
 
 
-def invite(session: Session, user: User, course_id: int, name: str, role: CourseRole) -> Course:
+@dataclass(frozen=True)
+class Invited:
+    """Naming a user made an invitation (or gave their pending one the role named): it waits for
+    their answer."""
+
+    course: Course
+    invitation: CourseInvitation
+
+
+@dataclass(frozen=True)
+class AlreadyMember:
+    """The user named was in the course already: the role named is theirs at once."""
+
+    course: Course
+    member: CourseMember
+
+
+Named = Invited | AlreadyMember
+
+
+def invite(session: Session, user: User, course_id: int, name: str, role: CourseRole) -> Named:
     """Invite the user named ``name`` to the course with ``role`` (its instructors), and commit.
 
     A member already in the course takes the new role at once (they consented to the course;
@@ -65,7 +87,7 @@ def invite(session: Session, user: User, course_id: int, name: str, role: Course
             keep_an_instructor(session, course, member)
             member.role = role.value
         session.commit()
-        return course
+        return AlreadyMember(course, member)
     _lock_course(session, course)
     pending = next((i for i in course.invitations if i.user_id == invitee.id), None)
     if pending is None:
@@ -74,15 +96,19 @@ def invite(session: Session, user: User, course_id: int, name: str, role: Course
         if count >= MAX_PENDING:
             raise TooManyInvitations(f"course {course.id} has {count} pending invitations, the most "
                                      "it may hold: withdraw some, or share the join link")
-        course.invitations.append(CourseInvitation(user_id=invitee.id, role=role.value, invited_by=user.id))
+        pending = CourseInvitation(user_id=invitee.id, role=role.value, invited_by=user.id)
+        course.invitations.append(pending)
     else:
         pending.role, pending.invited_by = role.value, user.id
     try:
         session.commit()
-    except IntegrityError:  # the same invitation made by a concurrent request: it stands
+    except IntegrityError:
+        # The same invitation made by a concurrent request: name them again over what it left
+        # (that invitation, given this role; or, accepted meanwhile, a member).
         session.rollback()
+        return invite(session, user, course_id, name, role)
     session.refresh(course)
-    return course
+    return Invited(course, pending)
 
 
 def withdraw(session: Session, user: User, course_id: int, invitation_id: int) -> None:

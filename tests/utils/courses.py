@@ -44,7 +44,8 @@ def join(client: Client, token: str, code: str) -> httpx.Response:
 
 
 def invite(client: Client, token: str, course_id: int, name: str, role: str = "learner") -> httpx.Response:
-    """An instructor names a user for the course (POST /courses/{id}/members): an invitation."""
+    """An instructor names a user for the course (POST /courses/{id}/members): an invitation
+    (202), or for a member already, the role at once (200)."""
     return client.post(f"{API}/courses/{course_id}/members", headers=bearer(token),
                        json={"name": name, "role": role})
 
@@ -69,7 +70,7 @@ def add_member(client: Client, token: str, course_id: int, name: str, invitee: s
                role: str = "instructor") -> dict[str, Any]:
     """Invite ``name`` and accept as them (``invitee`` is their token): a member; the course."""
     response = invite(client, token, course_id, name, role)
-    assert response.status_code == 200, response.text
+    assert response.status_code == 202, response.text
     return accept_invitation(client, invitee, course_id)
 
 

@@ -126,9 +126,9 @@ function membersSection(course, redraw, signal) {
     error.textContent = "";
     name.removeAttribute("aria-invalid");
     try {
-      const changed = await api(`/courses/${course.id}/members`, { method: "POST", json: { name: wanted, role: role.value }, signal });
-      const member = (changed.members || []).some((m) => m.user === wanted);
-      await redraw(member ? `${wanted} is ${role.value === "instructor" ? "an instructor" : "a learner"} of this course now.`
+      // 202 with the invitation; 200 (outcome "member") for someone in the course already.
+      const named = await api(`/courses/${course.id}/members`, { method: "POST", json: { name: wanted, role: role.value }, signal });
+      await redraw(named.outcome === "member" ? `${wanted} is ${role.value === "instructor" ? "an instructor" : "a learner"} of this course now.`
         : `Invited ${wanted} as ${role.value === "instructor" ? "an instructor" : "a learner"}: they join once they accept.`);
     } catch (problem) {
       if (problem.name === "AbortError") return;

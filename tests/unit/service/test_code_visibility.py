@@ -108,7 +108,7 @@ def world(client: TestClient) -> World:
                                  json=assignment_body([SHIPPED, owned])), 201)["id"]
     assert join(client, tokens["learner"], course["join_code"]).status_code == 200
     # The attack of the issue: naming someone who never agreed.
-    _ok(invite(client, teacher, course["id"], accounts["other_learner"].name, "learner"), 200)
+    _ok(invite(client, teacher, course["id"], accounts["other_learner"].name, "learner"), 202)
     invitation = _ok(client.get(f"{API}/me/invitations", headers=bearer(tokens["other_learner"])), 200)[0]["id"]
     spare = make_account(prefix="vis-spare")
     spare_token = _ok(client.get(f"{API}/me/tokens", headers=bearer(spare.token)), 200)[0]["id"]

@@ -70,10 +70,10 @@ def test_a_named_instructor_becomes_a_member_only_by_accepting(client: TestClien
 
     # Named: an invitation, not a place. The course is still not theirs to see.
     invited = add(client, first, course["id"], f"  {second_name} ")
-    assert invited.status_code == 200, invited.text
-    assert [(m["user"], m["role"]) for m in invited.json()["members"]] == [
+    assert invited.status_code == 202, invited.text
+    assert [(m["user"], m["role"]) for m in invited.json()["course"]["members"]] == [
         (first_name, "instructor"), (learner_name, "learner")]
-    assert [(i["user"], i["role"], i["invited_by"]) for i in invited.json()["invitations"]] == [
+    assert [(i["user"], i["role"], i["invited_by"]) for i in invited.json()["course"]["invitations"]] == [
         (second_name, "instructor", first_name)]
     error(client.get(f"{API}/courses/{course['id']}", headers=bearer(second)), 404, "not_found")
     assert course["id"] not in {c["id"] for c in client.get(f"{API}/courses", headers=bearer(second)).json()}
@@ -97,7 +97,9 @@ def test_a_named_instructor_becomes_a_member_only_by_accepting(client: TestClien
     assert client.get(f"{API}/assignments/{week['id']}/gradebook", headers=bearer(second)).status_code == 200
     # Naming a member again changes nothing; nobody is invited twice.
     again = add(client, second, course["id"], second_name)
-    assert again.json()["members"] == accepted.json()["members"] and again.json()["invitations"] == []
+    assert again.status_code == 200 and again.json()["outcome"] == "member", again.text
+    assert again.json()["course"]["members"] == accepted.json()["members"]
+    assert again.json()["course"]["invitations"] == []
 
     # Only the course's instructors invite; the names must be of instructors, and of someone.
     error(add(client, learner, course["id"], learner_name), 403, "forbidden")
@@ -111,6 +113,33 @@ def test_a_named_instructor_becomes_a_member_only_by_accepting(client: TestClien
     error(add(client, first, course["id"], ""), 422, "invalid_input")
 
 
+def test_naming_a_user_answers_what_it_did(client: TestClient) -> None:
+    """An old client read 200 as "added"; naming makes an invitation, so it is 202 with the
+    invitation, and 200 only for someone already in the course, who takes the role at once."""
+    teacher_name, teacher = person(Role.INSTRUCTOR)
+    (colleague_name, colleague), (learner_name, learner) = person(Role.INSTRUCTOR), person()
+    course = new_course(client, teacher, "What naming does")
+    invited = add(client, teacher, course["id"], colleague_name)
+    assert invited.status_code == 202, invited.text
+    body = invited.json()
+    [offer] = my_invitations(client, colleague)
+    assert (body["outcome"], body["member"]) == ("invited", None)
+    assert {k: body["invitation"][k] for k in ("id", "user", "role", "invited_by")} == {
+        "id": offer["id"], "user": colleague_name, "role": "instructor", "invited_by": teacher_name}
+    assert colleague_name not in {m["user"] for m in body["course"]["members"]}
+    # Named again before answering: the same invitation, with the role named now.
+    again = add(client, teacher, course["id"], colleague_name, "learner")
+    assert again.status_code == 202 and again.json()["invitation"]["id"] == offer["id"], again.text
+    assert again.json()["invitation"]["role"] == "learner"
+    # Someone in the course already: the role named is theirs at once, and no invitation.
+    assert join(client, learner, course["join_code"]).status_code == 200
+    already = add(client, teacher, course["id"], learner_name, "learner")
+    assert already.status_code == 200, already.text
+    assert (already.json()["outcome"], already.json()["invitation"]) == ("member", None)
+    assert {k: already.json()["member"][k] for k in ("user", "role")} == {"user": learner_name, "role": "learner"}
+    assert my_invitations(client, learner) == []
+
+
 def test_a_learner_named_by_an_instructor_chooses(client: TestClient) -> None:
     """Invited as a learner: declined, they stay out; the instructor may withdraw an offer; joined
     by the link, the offer is answered; accepted, they are a learner of the course."""
@@ -118,7 +147,7 @@ def test_a_learner_named_by_an_instructor_chooses(client: TestClient) -> None:
     (one_name, one), (two_name, two), (three_name, three) = person(), person(), person()
     course = new_course(client, teacher, "Consent")
     for name in (one_name, two_name, three_name):
-        assert add(client, teacher, course["id"], name, "learner").status_code == 200
+        assert add(client, teacher, course["id"], name, "learner").status_code == 202
     pending = {i["user"]: i for i in members_view(client, teacher, course["id"])["invitations"]}
     assert set(pending) == {one_name, two_name, three_name}
 
@@ -140,7 +169,7 @@ def test_a_learner_named_by_an_instructor_chooses(client: TestClient) -> None:
     view = members_view(client, teacher, course["id"])
     assert view["invitations"] == [] and {m["user"] for m in view["members"]} == {teacher_name, three_name}
     # Invited again after declining: accepted this time, a learner of the course.
-    assert add(client, teacher, course["id"], one_name, "learner").status_code == 200
+    assert add(client, teacher, course["id"], one_name, "learner").status_code == 202
     joined = accept_invitation(client, one, course["id"])
     assert joined["role"] == "learner" and joined["members"] is None  # a learner sees no members
 
@@ -154,16 +183,16 @@ def test_a_course_holds_a_bounded_number_of_pending_invitations(client: TestClie
         for name in names:
             create_user(session, name, Role.LEARNER)
     for name in names[:MAX_PENDING]:
-        assert add(client, teacher, course["id"], name, "learner").status_code == 200
+        assert add(client, teacher, course["id"], name, "learner").status_code == 202
     refused = add(client, teacher, course["id"], names[-1], "learner")
     assert "pending invitations" in error(refused, 409, "too_many_invitations")
     assert len(members_view(client, teacher, course["id"])["invitations"]) == MAX_PENDING
     # Naming one already invited again still works (a new role), and a withdrawal makes room.
-    assert add(client, teacher, course["id"], names[0], "learner").status_code == 200
+    assert add(client, teacher, course["id"], names[0], "learner").status_code == 202
     first = members_view(client, teacher, course["id"])["invitations"][0]
     assert client.delete(f"{API}/courses/{course['id']}/invitations/{first['id']}",
                          headers=bearer(teacher)).status_code == 204
-    assert add(client, teacher, course["id"], names[-1], "learner").status_code == 200
+    assert add(client, teacher, course["id"], names[-1], "learner").status_code == 202
 
 
 def test_removing_members_keeps_an_instructor(client: TestClient) -> None:
@@ -251,7 +280,7 @@ def test_an_invitation_to_teach_needs_a_teacher_when_accepted(client: TestClient
     _, teacher = person(Role.INSTRUCTOR)
     invited_name, invited = person(Role.INSTRUCTOR)
     course = new_course(client, teacher, "Demoted meanwhile")
-    assert add(client, teacher, course["id"], invited_name).status_code == 200
+    assert add(client, teacher, course["id"], invited_name).status_code == 202
     [offer] = my_invitations(client, invited)
     with session_scope() as session:
         user = session.scalar(select(User).where(User.name == invited_name))
