@@ -5,11 +5,13 @@ accepted, or with --no-wait the submission was queued); 1 when a submission was 
 accepted; 2 when nothing could be done (not configured, the server unreachable or refusing,
 a bad argument, a file that would be overwritten). Every command takes --json for scripts: the
 API's JSON on stdout, and an error as ``{"error": {...}}`` on stdout too.
+
+Whatever the judge sent is printed through ``terminal_text``: as ``Text``, never as Rich markup,
+with every control character shown as an escape (see that module for why).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,11 +21,13 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from judge_client import config, render
-from judge_client.client import ClientError, JudgeClient
+from judge_client.client import JudgeClient
+from judge_client.errors import ClientError
+from judge_client.terminal_text import inert, json_text, text
 from judge_client.workspace import WorkspaceError, problem_of, write_problem
 
 ACCEPTED, NOT_ACCEPTED, FAILED = 0, 1, 2
@@ -49,7 +53,7 @@ def _err() -> Console:
 
 
 def _print_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(data) + "\n")
 
 
 @contextmanager
@@ -66,9 +70,9 @@ def _reported(as_json: bool) -> Iterator[None]:
                 "error": {"code": "client_error", "status": None, "message": message, "hint": hint or None}}
             _print_json(payload)
         console = _err()
-        console.print(f"[bold red]error:[/] {escape(message)}")
+        console.print(Text.assemble(("error: ", "bold red"), text(message)))
         if hint:
-            console.print(f"[dim]{escape(hint)}[/]")
+            console.print(text(hint, "dim"))
         raise typer.Exit(FAILED) from None
     except KeyboardInterrupt:
         _err().print("interrupted")
@@ -101,15 +105,16 @@ def configure(
             return
         console = _out()
         if url is not None or token is not None:
-            console.print(f"saved to {escape(str(path))} (readable by you only)")
+            console.print(Text.assemble("saved to ", text(path), " (readable by you only)"))
         variables = {"url": config.URL_VARIABLE, "token": config.TOKEN_VARIABLE}
         for name in ("url", "token"):
             value, source = shown[name], shown[f"{name}_from"]
             origin = f"${variables[name]}" if source == "environment" else source
             where = f"  (from {origin})" if source else ""
-            console.print(f"{name:5} {escape(str(value)) if value else '[yellow]not set[/]'}{escape(where)}")
+            console.print(Text.assemble(f"{name:5} ", text(value) if value else ("not set", "yellow"),
+                                        text(where)))
         if url is None and token is None:
-            console.print(f"file  {escape(str(path))}{'' if path.exists() else ' (none yet)'}")
+            console.print(Text.assemble("file  ", text(path), "" if path.exists() else " (none yet)"))
 
 
 @app.command()
@@ -129,12 +134,12 @@ def fetch(
                          "files": [str(path) for path in fetched.written]})
             return
         console = _out()
-        console.print(f"[bold]{escape(str(detail.get('title') or detail['slug']))}[/] "
-                      f"into {escape(str(fetched.folder))}")
+        console.print(Text.assemble(text(detail.get("title") or detail["slug"], "bold"), " into ",
+                                    text(fetched.folder)))
         for path in fetched.written:
-            console.print(f"  {escape(path.name)}")
-        console.print(f"edit {escape(str(fetched.solution))}, then: "
-                      f"judge-client submit {escape(str(fetched.solution))}")
+            console.print(Text.assemble("  ", text(path.name)))
+        console.print(Text.assemble("edit ", text(fetched.solution), ", then: judge-client submit ",
+                                    text(fetched.solution)))
 
 
 def _read_code(file: Path) -> str:
@@ -148,10 +153,20 @@ def _read_code(file: Path) -> str:
         raise ClientError(f"cannot read {file}: {exc}", code="no_file") from None
 
 
+def _progress_text(state: dict[str, Any]) -> str:
+    """The spinner's line for a state the server sent: inert, and shown by a column that reads
+    no markup (``_progress``)."""
+    return inert(f"submission {state.get('id')}: {state.get('status')}")
+
+
+def _progress() -> Progress:
+    return Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), TimeElapsedColumn(),
+                    console=_err(), transient=True)
+
+
 def _progress_line(progress: Progress, task: Any) -> Callable[[dict[str, Any]], None]:
     def on_change(state: dict[str, Any]) -> None:
-        status = str(state.get("status"))
-        progress.update(task, description=f"submission {state.get('id')}: {status}")
+        progress.update(task, description=_progress_text(state))
     return on_change
 
 
@@ -182,16 +197,16 @@ def submit(
                 if as_json:
                     _print_json(sent)
                 else:
-                    _out().print(f"submission {sent['id']} is {sent['status']}; "
-                                 f"`judge-client status {sent['id']}` shows its verdict")
+                    # The id is an int (client.submit makes sure); the status is the server's text.
+                    _out().print(Text.assemble(f"submission {sent['id']} is ", text(sent.get("status")),
+                                               f"; `judge-client status {sent['id']}` shows its verdict"))
                 return
             if as_json:
                 final = client.follow(int(sent["id"]), lambda _state: None, timeout)
                 _print_json(final)
             else:
-                with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                              console=_err(), transient=True) as progress:
-                    task = progress.add_task(f"submission {sent['id']}: {sent['status']}", total=None)
+                with _progress() as progress:
+                    task = progress.add_task(_progress_text(sent), total=None)
                     final = client.follow(int(sent["id"]), _progress_line(progress, task), timeout)
                 render.show_submission(_out(), final)
             accepted = final.get("verdict") == "accepted"

@@ -18,6 +18,12 @@ PUBLIC_TESTS = "public_tests.json"
 # What a slug or a function name may be before it becomes a file name: nothing that climbs out
 # of the folder or hides a file.
 SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+# The most fetch writes of each file, far above what a problem needs (the shipped statements and
+# public tests are under 8 KiB each, and the judge takes at most 64 KiB of code by default), and
+# a bound on what a hostile server can put on the disk under the whole answer's own cap.
+STATEMENT_CAP = 1 * 2**20
+STARTER_CAP = 1 * 2**20
+PUBLIC_TESTS_CAP = 8 * 2**20
 
 
 class WorkspaceError(Exception):
@@ -47,6 +53,17 @@ def _safe(name: str, what: str) -> str:
     return name
 
 
+def _file_text(value: object, what: str, cap: int) -> str:
+    """``value`` as the text of a file, at most ``cap`` bytes of UTF-8. A lone surrogate (which
+    JSON can carry and UTF-8 cannot) is written as its escape, as the judge writes it."""
+    data = str(value).encode("utf-8", errors="backslashreplace")
+    if len(data) > cap:
+        raise WorkspaceError(f"the judge sent {what} of {len(data):,} bytes, more than the "
+                             f"{cap // 2**20} MiB that fetch writes: nothing written",
+                             "is this the judge? check the URL (`judge-client configure` shows it)")
+    return data.decode("utf-8")
+
+
 def _record(folder: Path) -> dict[str, Any]:
     try:
         data = json.loads((folder / RECORD).read_text(encoding="utf-8"))
@@ -62,7 +79,7 @@ def write_problem(problem: dict[str, Any], parent: Path, force: bool) -> Fetched
     function = _safe(str(problem.get("function") or slug), "the function name")
     folder = parent / slug
     solution = folder / f"{function}.py"
-    starter = str(problem.get("starter") or "")
+    starter = _file_text(problem.get("starter") or "", "a starter", STARTER_CAP)
     keep = False
     if solution.exists() and not force:
         try:
@@ -74,10 +91,10 @@ def write_problem(problem: dict[str, Any], parent: Path, force: bool) -> Fetched
             raise WorkspaceError(f"{solution} has changes of yours: not overwritten",
                                  "pass --force to replace it with the starter, or fetch into another --dir")
         keep = _digest(current) == _digest(starter)
-    public = problem.get("public_tests") or []
+    public = json.dumps(problem.get("public_tests") or [], indent=2, ensure_ascii=False) + "\n"
     files = {
-        folder / STATEMENT: str(problem.get("statement_markdown") or ""),
-        folder / PUBLIC_TESTS: json.dumps(public, indent=2, ensure_ascii=False) + "\n",
+        folder / STATEMENT: _file_text(problem.get("statement_markdown") or "", "a statement", STATEMENT_CAP),
+        folder / PUBLIC_TESTS: _file_text(public, "public tests", PUBLIC_TESTS_CAP),
         folder / RECORD: json.dumps({"problem": slug, "version": problem.get("version"),
                                      "solution": solution.name, "starter_sha256": _digest(starter)},
                                     indent=2) + "\n",

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from judge_client import config
 from judge_client.cli import app
-from judge_client.client import ClientError, JudgeClient
+from judge_client.client import JudgeClient
+from judge_client.errors import ClientError
 from sandbox.docker_runner import DockerSandbox
 from tests.utils.service_fixtures import Serve, free_port, start_serve
 
