@@ -93,11 +93,11 @@ def test_a_compressed_answer_is_refused_before_it_is_inflated(tmp_path: Path) ->
 def trickled_body(exchange: Exchange) -> None:
     """An event stream whose one line grows a byte every 0.2 s: every byte restarts httpx's
     read timeout, and no line is ever complete."""
-    streamed((b"a" for _ in range(50)), "text/event-stream", every=0.2)(exchange)
+    streamed((b"a" for _ in range(100)), "text/event-stream", every=0.2)(exchange)
 
 
 def trickled_headers(exchange: Exchange) -> None:
-    for byte in b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Slow: " + b"a" * 50:
+    for byte in b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Slow: " + b"a" * 100:
         exchange.wfile.write(bytes([byte]))
         exchange.wfile.flush()
         time.sleep(0.2)
@@ -123,7 +123,9 @@ def test_submit_timeout_holds_against_a_trickling_event_stream(tmp_path: Path, e
         took = time.monotonic() - started
     assert done.exit_code == 2, done.output
     assert "submission 7 is not judged after 2 s" in done.stderr
-    assert took < 3.0, f"{took:.1f} s"
+    # The deadline is 2 s and each trickle lasts 10 s or more, all of which the client once
+    # waited out; the margin is for a loaded machine, not for the client.
+    assert took < 5.0, f"{took:.1f} s"
 
 
 def test_submit_timeout_holds_against_a_trickling_long_poll(tmp_path: Path) -> None:
@@ -138,7 +140,7 @@ def test_submit_timeout_holds_against_a_trickling_long_poll(tmp_path: Path) -> N
     assert done.exit_code == 2, done.output
     assert "submission 7 is not judged after 2 s" in done.stderr
     assert "GET /api/v1/submissions/7" in judge.asked
-    assert took < 5.0, f"{took:.1f} s"  # the deadline and the poll's grace (POLL_GRACE, 2 s)
+    assert took < 7.0, f"{took:.1f} s"  # the deadline, the poll's grace (POLL_GRACE, 2 s), a margin
 
 
 def test_any_other_answer_must_arrive_whole_in_its_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -149,7 +151,7 @@ def test_any_other_answer_must_arrive_whole_in_its_time(tmp_path: Path, monkeypa
         took = time.monotonic() - started
     assert done.exit_code == 2, done.output
     assert "did not send its whole answer in 2 s" in done.stderr
-    assert took < 3.0, f"{took:.1f} s"
+    assert took < 5.0, f"{took:.1f} s"  # the trickle lasts 20 s
 
 
 def test_event_stream_lines_end_at_any_line_end_even_across_chunks() -> None:
