@@ -42,6 +42,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("problems", "read_problem"): "problems_get",
     ("problems", "create_problem"): "problems_create",
     ("problems", "update_problem"): "problems_update",
+    ("problems", "change_problem"): "problems_settings_set",
     ("problems", "copy_problem"): "problems_copy",
     ("problems", "publish"): "problems_publish",
     ("problems", "rejudge"): "problems_rejudge",
@@ -109,6 +110,7 @@ EXTRA_STATUSES: dict[str, set[int]] = {
     "problems_create": {403, 409, 429},  # a shipped problem's slug; drafts waiting for validation
     "problems_update": {409, 429},
     "problems_copy": {409, 429},
+    "problems_settings_set": {409},  # a shipped problem is always shareable
     "problems_publish": {409},  # the version did not pass validation
     "problems_rejudge": {409},  # no published version
     "hints_reveal": {409},  # no_more_hints

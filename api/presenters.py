@@ -43,6 +43,7 @@ from judge.service.db.models import (
     VersionStatus,
 )
 from judge.service.progress import Progress, progress_by_problem
+from judge.service.sharing import is_shareable
 from judge.service.submissions import Mode, shown_tests
 from judge.service.tracks import track_place
 
@@ -65,7 +66,7 @@ def problem_summary(row: ProblemRow, problem: Problem, progress: Progress, viewe
         version=row.published_version.version if row.published_version else None,
         published=row.published_version_id is not None,
         progress=progress.status, best_score=progress.best_score,
-        owned=owns_problem(viewer, row), shipped=row.owner_id is None,
+        owned=owns_problem(viewer, row), shipped=row.owner_id is None, shareable=is_shareable(row),
     )
 
 

@@ -1,5 +1,5 @@
-"""Problems: browse, author (JSON, an archive or a copy), validate, publish or roll back, rejudge
-and follow it, preview, statistics.
+"""Problems: browse, author (JSON, an archive or a copy), share for copying, validate, publish or
+roll back, rejudge and follow it, preview, statistics.
 
 Each route parses, authorizes (``judge.service.access.authorize``), calls the service
 (``judge.service.authoring``) and shapes the answer (``api.presenters``)."""
@@ -33,6 +33,7 @@ from api.schemas import (
 from api.schemas.authoring import (
     CopyRequest,
     FormulaResult,
+    ProblemSettings,
     ReferenceResult,
     RejudgePlan,
     RejudgeProgress,
@@ -48,7 +49,7 @@ from api.uploads import Upload, received, uploaded_files
 from judge.errors import NotFound, ProblemError
 from judge.problems import Problem
 from judge.results import Verdict
-from judge.service import authoring, editorials, hints
+from judge.service import authoring, editorials, hints, sharing
 from judge.service.access import Action, allowed, authorize, owns_problem
 from judge.service.catalog import load_version
 from judge.service.db.models import ProblemRow, ProblemVersion, User, VersionStatus
@@ -173,6 +174,17 @@ async def update_problem(slug: str, request: Request, session: SessionDep, user:
         return await run_in_threadpool(_update, session, row, upload)
 
 
+@router.patch("/{slug}", response_model=ProblemDetail, response_model_exclude_unset=True, responses={
+    409: {"description": "a shipped problem is always shareable (code conflict)"}})
+def change_problem(slug: str, body: ProblemSettings, session: SessionDep, user: Instructor) -> ProblemDetail:
+    """Change a problem you own (an admin: any): whether other instructors may copy it
+    (shareable); the problem as GET answers it."""
+    row = _problem(session, user, slug, Action.MANAGE)
+    if body.shareable is not None:
+        row = sharing.set_shareable(session, row, body.shareable)
+    return problem_detail(session, row, user)
+
+
 @router.get("/{slug}/versions", response_model=list[VersionOut])
 def list_versions(slug: str, session: SessionDep, user: Instructor) -> list[VersionOut]:
     """Every version of a problem you own, with its validation results."""
@@ -226,10 +238,13 @@ def rejudge_progress(slug: str, session: SessionDep, user: Instructor) -> Rejudg
                            changed_total=progress.changed_total)
 
 
-@router.post("/{slug}/copy", status_code=201, response_model=VersionOut)
+@router.post("/{slug}/copy", status_code=201, response_model=VersionOut, responses={
+    403: {"description": "someone else's problem that is not shareable, or a version of it other "
+                         "than the published one (forbidden); or a learner"}})
 def copy_problem(slug: str, body: CopyRequest, session: SessionDep, user: Instructor) -> VersionOut:
-    """A new problem of yours with the files of a problem you own, or of a shipped problem's
-    published version (to adapt it); a draft, validated in the sandbox."""
+    """A new problem of yours with the files of a problem you own, or of a shareable problem's
+    published version (shipped, or shared by its owner: to adapt it); a draft, validated in the
+    sandbox."""
     source = authoring.copy_source(session, user, slug, body.version)
     row, version = authoring.copy_problem(session, source, user, body.new_slug, body.version)
     return version_out(row, version)

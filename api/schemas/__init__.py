@@ -147,6 +147,10 @@ class ProblemSummary(BaseModel):
     owned: bool = Field(description="you may author it: you own it, or you are an admin")
     shipped: bool = Field(False, description=(
         "it ships with the judge: any instructor may copy it to adapt (POST /problems/{slug}/copy)"))
+    shareable: bool = Field(False, description=(
+        "any instructor may copy its published version, hidden tests included (POST "
+        "/problems/{slug}/copy): it ships with the judge, or its owner shares it (PATCH "
+        "/problems/{slug})"))
 
 
 class NewestVersion(BaseModel):

@@ -19,6 +19,17 @@ class CopyRequest(BaseModel):
         "the version to copy (a hash); default: the published one, else the newest"))
 
 
+class ProblemSettings(BaseModel):
+    """What the owner (or an admin) changes on a problem itself, beside its versions."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"shareable": True}]})
+
+    shareable: bool | None = Field(None, strict=True, description=(
+        "let other instructors copy its published version, hidden tests, reference and wrong "
+        "solutions included (true), or stop them (false; copies already made stay); a shipped "
+        "problem is always shareable (false: 409). Left out: unchanged"))
+
+
 class VersionFiles(BaseModel):
     version: str
     files: dict[str, str] = Field(

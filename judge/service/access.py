@@ -1,7 +1,10 @@
 """Who may do what: every route authorizes through ``authorize``, and nothing else decides.
 
 Learners see published problems and their own submissions, and never a hidden test; instructors
-may author, and see everything of the problems they own; admins may do everything. An instructor
+may author, and see everything of the problems they own; admins may do everything. An
+instructor copies (every file, hidden tests included) the problems they own, and someone else's
+published problem only when it is shareable (``judge.service.sharing``: shipped, or its owner
+shares it). An instructor
 of a course also reads the submissions (mode submit: never a try or a run, which are a learner's
 own experiments) its learners sent for its assignments (to look at them from the gradebook, and
 compare them), with hidden tests shown only as they are to learners unless they own the
@@ -32,6 +35,7 @@ from judge.service.db.models import (
     Submission,
     User,
 )
+from judge.service.sharing import is_shareable
 
 Target = ProblemRow | Submission | Course | Assignment | None
 
@@ -39,8 +43,9 @@ Target = ProblemRow | Submission | Course | Assignment | None
 class Action(StrEnum):
     AUTHOR = "author"  # create problems at all
     READ = "read"  # a problem (published, or a draft one owns) or a submission
-    MANAGE = "manage"  # a problem one owns: new versions, publish, rejudge, hidden tests;
-    # a course one teaches: its join code, its assignments, their gradebooks
+    MANAGE = "manage"  # a problem one owns: new versions, publish, rejudge, hidden tests,
+    # sharing; a course one teaches: its join code, its assignments, their gradebooks
+    COPY = "copy"  # a problem into a new one of one's own: one's own, or a shareable one
     TEACH = "teach"  # create courses at all
     SUBMIT = "submit"  # send submissions for an assignment: the learners of its course
     ADMINISTER = "administer"  # users: list them, change roles, create them with a password
@@ -98,7 +103,8 @@ def authorize(user: User, action: Action, target: Target = None) -> None:
         if user.role != Role.ADMIN:
             raise Forbidden("only admins may do this")
         return
-    if action in (Action.AUTHOR, Action.TEACH) or (action is Action.MANAGE and user.role == Role.LEARNER):
+    if action in (Action.AUTHOR, Action.TEACH) or (
+            action in (Action.MANAGE, Action.COPY) and user.role == Role.LEARNER):
         if user.role not in (Role.INSTRUCTOR, Role.ADMIN):
             raise Forbidden("only instructors and admins may do this")
         if target is None:
@@ -126,10 +132,14 @@ def authorize(user: User, action: Action, target: Target = None) -> None:
     if isinstance(target, ProblemRow):
         if owns_problem(user, target):
             return
-        if action is Action.READ and target.published_version_id is not None:
-            return
-        if action is Action.READ:
+        if action in (Action.READ, Action.COPY) and target.published_version_id is None:
             raise NotFound(f"no problem {target.slug!r}")  # someone else's draft does not exist
+        if action is Action.READ or (action is Action.COPY and is_shareable(target)):
+            return
+        if action is Action.COPY:
+            raise Forbidden(f"problem {target.slug!r} is not shareable: its owner has not let others "
+                            "copy it (a copy holds its hidden tests and solutions); copy your own "
+                            "problems, the shipped ones, or one its owner shares")
         raise Forbidden(f"you do not own problem {target.slug!r}")
     if isinstance(target, Course):
         return _authorize_course(user, action, target, f"no course {target.id}")

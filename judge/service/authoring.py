@@ -41,7 +41,6 @@ from judge.service.db.models import (
     ProblemVersion,
     Rejudge,
     RejudgeItem,
-    Role,
     Submission,
     SubmissionStatus,
     User,
@@ -260,19 +259,17 @@ def with_slug(toml_text: str, slug: str) -> str:
 
 
 def copy_source(session: Session, user: User, slug: str, wanted: str | None) -> ProblemRow:
-    """The problem ``user`` may copy: one they own (any version), or a shipped one (its
-    published version: the library every instructor adapts from, as PrairieLearn's is)."""
+    """The problem ``user`` may copy: one they own (any version), or a shareable one (its
+    published version): a shipped one, the library every instructor adapts from as PrairieLearn's
+    is, or one its owner shares (``judge.service.sharing``)."""
     row = find_problem(session, slug)
-    authorize(user, Action.READ, row)  # someone else's draft does not exist
+    authorize(user, Action.COPY, row)  # a draft of someone else's does not exist
     if owns_problem(user, row):
         return row
-    if user.role not in (Role.INSTRUCTOR, Role.ADMIN):
-        raise Forbidden("only instructors and admins may do this")
-    if row.owner_id is not None:
-        raise Forbidden(f"you do not own problem {slug!r}: copy your own problems or the shipped ones")
     published = session.get(ProblemVersion, row.published_version_id)
     if wanted is not None and (published is None or wanted != published.version):
-        raise Forbidden(f"of shipped problem {slug!r} only the published version may be copied")
+        raise Forbidden(f"of problem {slug!r}, which you do not own, only the published version "
+                        "may be copied")
     return row
 
 

@@ -1,6 +1,6 @@
 """Issue 11's instructor and admin routes, each role against each route, over HTTP on the real
-stack (PostgreSQL, the session worker): authoring (copy, a version's files and report, rejudge
-progress, preview), insight (statistics, charts, similarity), courses (detail, join code,
+stack (PostgreSQL, the session worker): authoring (copy, sharing, a version's files and report,
+rejudge progress, preview), insight (statistics, charts, similarity), courses (detail, join code,
 assignments, gradebooks) and the admin's user routes. Without credentials every route answers
 401; a learner never gets past 403/404 and never reads what the route guards. Then CSRF: with a
 session cookie, every state-changing route refuses a request without the session's token.
@@ -129,6 +129,17 @@ def test_copying_a_problem(client: TestClient, world: World, role: str | None) -
     assert response.status_code == expect(role, {"owner": 201, "admin": 201}, OWNER_ONLY), response.text
     made = client.get(f"{API}/problems/{new_slug}", headers=headers(world, "admin"))
     assert made.status_code == (200 if response.status_code == 201 else 404), made.text
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_sharing_a_problem(client: TestClient, world: World, role: str | None) -> None:
+    # false, the default: the problem stays unshared for the copy test's other instructor.
+    response = client.patch(f"{API}/problems/{world.slug}", headers=headers(world, role), json={"shareable": False})
+    assert response.status_code == expect(role, {"owner": 200, "admin": 200}, OWNER_ONLY), response.text
+    if response.status_code == 200:
+        assert response.json()["shareable"] is False and HIDDEN_MARK in str(response.json()["hidden_tests"])
+    else:
+        assert HIDDEN_MARK not in response.text
 
 
 @pytest.mark.parametrize("role", ROLES)

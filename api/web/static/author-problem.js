@@ -2,13 +2,15 @@
 // and Roll back (author-versions.js); the files of a version in an editor, saved as a new draft
 // whose validation is then followed (author-files.js); Rejudge with its progress bar and the
 // hidden tests of the version being edited (author-rejudge.js); a changed folder uploaded as a .zip
-// (author-upload.js). The header says which version is published, redrawn with every list of
-// versions, so Publish and Roll back show there without a reload.
+// (author-upload.js); whether other instructors may copy it (author-sharing.js). The header says
+// which version is published, redrawn with every list of versions, so Publish and Roll back show
+// there without a reload.
 import { api } from "./api.js";
 import { fileEditor } from "./author-files.js";
 import { shortVersion } from "./author-format.js";
 import { authorHref, problemApi } from "./author-parts.js";
 import { hiddenTestsView, rejudgePanel } from "./author-rejudge.js";
+import { sharingPanel } from "./author-sharing.js";
 import { uploadPanel } from "./author-upload.js";
 import { versionsPanel } from "./author-versions.js";
 import { el, link, notice, problemHref, setTitle, show } from "./dom.js";
@@ -88,6 +90,7 @@ export async function authorProblemPage(slug, signal) {
     upload.element,
     files.element,
     rejudge.element,
+    sharingPanel(problem, signal),
     el("section", { class: "author-box", "aria-labelledby": "hidden-heading" }, hiddenHeading, hiddenBox));
 
   const listed = await versions.refresh();

@@ -1,5 +1,6 @@
-// "Copy this problem to adapt it": on a shipped problem's page, for instructors. The copy is a
-// draft of their own (validated like any upload), opened on its author page once made.
+// "Copy this problem to adapt it": on a shareable problem's page (shipped, or shared by its
+// owner), for instructors who do not own it. The copy is a draft of their own (validated like any
+// upload), opened on its author page once made.
 import { hasRole } from "./account.js";
 import { api } from "./api.js";
 import { el } from "./dom.js";
@@ -8,7 +9,7 @@ import { field, formError } from "./forms.js";
 const SLUG = /^[a-z][a-z0-9_]*$/;
 
 export function copyControl(problem, signal) {
-  if (!problem.shipped || problem.owned || !hasRole("instructor")) return null;
+  if (!problem.shareable || problem.owned || !hasRole("instructor")) return null;
   const slug = el("input", { type: "text", value: `${problem.slug}_mine`, maxlength: "64", autocomplete: "off", spellcheck: "false" });
   const error = formError();
   const submit = el("button", { type: "submit" }, "Make my copy");

@@ -241,6 +241,9 @@ class ProblemRow(Base):
     published_version_id: Mapped[int | None] = mapped_column(
         ForeignKey("problem_versions.id", use_alter=True, name="fk_problem_published_version")
     )
+    # The owner lets other instructors copy it, hidden tests and all (judge.service.sharing);
+    # a shipped problem (no owner) is shareable whatever this says.
+    shareable: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     published_version: Mapped[ProblemVersion | None] = relationship(
         foreign_keys=[published_version_id], post_update=True

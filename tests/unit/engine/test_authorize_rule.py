@@ -77,6 +77,33 @@ def test_problems(session: Session) -> None:
         authorize(users["learner"], Action.AUTHOR)
 
 
+def test_copying_someone_elses_problem_needs_it_shareable(session: Session) -> None:
+    """A copy holds the hidden tests: the owner and admins copy, anyone else who authors only a
+    published problem that is shipped or that its owner shares; a learner copies nothing."""
+    users = _users(session)
+    shipped = session.scalars(select(ProblemRow).where(ProblemRow.owner_id.is_(None))).first()
+    assert shipped is not None and shipped.published_version_id is not None
+    authored = ProblemRow(slug="authored", owner_id=users["owner"].id,
+                          published_version_id=shipped.published_version_id)
+    draft = ProblemRow(slug="a_draft", owner_id=users["owner"].id, shareable=True)
+    session.add_all([authored, draft])
+    session.flush()
+
+    for name in ("owner", "admin"):
+        for problem in (authored, draft, shipped):
+            authorize(users[name], Action.COPY, problem)
+    authorize(users["other_instructor"], Action.COPY, shipped)
+    with pytest.raises(Forbidden, match="'authored' is not shareable"):
+        authorize(users["other_instructor"], Action.COPY, authored)
+    with pytest.raises(NotFound):  # shareable, but someone else's draft does not exist
+        authorize(users["other_instructor"], Action.COPY, draft)
+    authored.shareable = True
+    authorize(users["other_instructor"], Action.COPY, authored)
+    for problem in (authored, shipped):
+        with pytest.raises(Forbidden, match="only instructors"):
+            authorize(users["learner"], Action.COPY, problem)
+
+
 def test_submissions_and_the_listing_filter_agree(session: Session) -> None:
     users = _users(session)
     draft = ProblemRow(slug="owned_problem", owner_id=users["owner"].id)

@@ -23,7 +23,7 @@ STATIC = WEB / "static"
 AUTHOR_MODULES = ["routes-author.js", "author-list.js", "author-problem.js", "author-files.js",
                   "author-versions.js", "author-rejudge.js", "author-preview.js", "author-insight.js",
                   "author-format.js", "author-http.js", "author-parts.js", "author-upload.js",
-                  "side-by-side.js"]
+                  "author-sharing.js", "side-by-side.js"]
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to run the page modules with")
 
 

@@ -330,7 +330,8 @@ def test_copy_refuses_bad_or_taken_slugs(client: TestClient, tokens: Tokens, wor
 
 def test_any_instructor_copies_a_shipped_problem_to_adapt_it(client: TestClient, tokens: Tokens) -> None:
     """The shipped problems are a library: any instructor copies the published version into a
-    draft of their own; someone else's problem stays theirs, and a learner copies nothing."""
+    draft of their own; someone else's problem stays theirs unless they share it (test_sharing.py),
+    and a learner copies nothing."""
     shipped = get(client, tokens.other_instructor, "/problems/secret_lookup")
     assert shipped["shipped"] is True and shipped["owned"] is False
     copy = f"fast_adapted_{uuid.uuid4().hex[:6]}"
@@ -348,7 +349,7 @@ def test_any_instructor_copies_a_shipped_problem_to_adapt_it(client: TestClient,
     assert client.post(f"/api/v1/problems/{copy}/publish", headers=bearer(tokens.other_instructor),
                        json={}).status_code == 200
     refused = client.post(f"/api/v1/problems/{copy}/copy", headers=bearer(tokens.instructor), json=again)
-    assert "copy your own problems or the shipped ones" in error(refused, 403, "forbidden")
+    assert f"problem {copy!r} is not shareable" in error(refused, 403, "forbidden")
     error(client.post("/api/v1/problems/secret_lookup/copy", headers=bearer(tokens.learner),
                       json={"new_slug": f"fast_learner_{uuid.uuid4().hex[:6]}"}), 403, "forbidden")
     version = client.post("/api/v1/problems/secret_lookup/copy", headers=bearer(tokens.other_instructor),

@@ -1,4 +1,5 @@
-"""The Alembic migrations build exactly the schema the models describe, and 0003 goes both ways."""
+"""The Alembic migrations build exactly the schema the models describe, and 0003 and 0011 go
+both ways."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
 from judge.service.db.migrate import alembic_config
 from judge.service.db.models import Base
@@ -27,5 +28,23 @@ def test_head_matches_the_models_and_0003_downgrades(tmp_path: Path) -> None:
         assert "arguments" not in {c["name"] for c in inspect(engine).get_columns("submissions")}
         command.upgrade(config, "head")
         assert "hint_reveals" in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+
+
+def test_0011_leaves_every_problem_already_authored_unshared(tmp_path: Path) -> None:
+    """Nobody consented to copies before the switch existed."""
+    url = f"sqlite:///{tmp_path / 'authored.db'}"
+    config = alembic_config(url)
+    command.upgrade(config, "0010")
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO problems (slug, created_at) VALUES ('older', '2026-01-01')"))
+        command.upgrade(config, "0011")
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT slug, shareable FROM problems")).all() == [("older", False)]
+        command.downgrade(config, "0010")
+        assert "shareable" not in {c["name"] for c in inspect(engine).get_columns("problems")}
     finally:
         engine.dispose()
