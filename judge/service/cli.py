@@ -73,9 +73,15 @@ def validation_worker_command(concurrency: int, level: str = "INFO") -> list[str
 
 
 def webhook_worker_command(concurrency: int, level: str = "INFO") -> list[str]:
+    from judge.cli import fail
     from judge.service.celery_app import WEBHOOK_QUEUE
     from judge.service.heartbeats import WEBHOOK_NODE
+    from judge.service.webhooks.inflight import Bounds, too_few_threads
 
+    # With no more threads than one user's (or host's) bound, one stalled receiver holds them all.
+    problem = too_few_threads(concurrency, Bounds.from_settings())
+    if problem:
+        raise fail(problem)
     # Only the webhooks queue, in threads: a delivery waits on a receiver's network (5 s at
     # most), so threads of one process serve many at once, and a slow receiver never holds a
     # slot that judges or validates. Its own node name starts its sweep of due deliveries.

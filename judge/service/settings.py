@@ -108,7 +108,14 @@ class Settings(BaseSettings):
     webhook_give_up_hours: Annotated[float, Field(gt=0)] = 24.0
     # The webhook worker looks for deliveries that are due (retries, lost messages) this often.
     webhook_sweep_seconds: Annotated[float, Field(gt=0)] = 5.0
-    webhook_concurrency: Annotated[int, Field(ge=1, le=64)] = 4
+    # Attempts in flight at once, at most, for one user and to one host (judge.service.webhooks.
+    # inflight): a receiver that never answers holds that many of the webhook worker's threads,
+    # never all of them; past a bound a delivery waits for a slot, its schedule untouched. The
+    # threads must outnumber both bounds (`judge webhook-worker` refuses to start otherwise);
+    # one waiting on a receiver costs next to nothing, so there are many.
+    webhook_max_in_flight_per_user: Annotated[int, Field(ge=1)] = 2
+    webhook_max_in_flight_per_host: Annotated[int, Field(ge=1)] = 2
+    webhook_concurrency: Annotated[int, Field(ge=2, le=64)] = 16
     # Where the judge is reached from outside, for the link in a webhook's body (e.g.
     # https://judge.example.org); empty: the link is the path alone.
     public_url: str = ""

@@ -119,7 +119,7 @@ def webhook_worker(client: TestClient) -> Iterator[subprocess.Popen[bytes]]:
         patch.setenv("JUDGE_WEBHOOK_SWEEP_SECONDS", "0.2")
         patch.setenv("JUDGE_WEBHOOK_TIMEOUT_SECONDS", str(TIMEOUT_SECONDS))
         get_settings.cache_clear()  # this process's API checks callback URLs with the same rule
-        process = _started(webhook_worker_command(2), Path(get_settings().data_dir) / "webhook-worker.log")
+        process = _started(webhook_worker_command(4), Path(get_settings().data_dir) / "webhook-worker.log")
         try:
             yield process
         finally:

@@ -7,6 +7,11 @@ resolves elsewhere a moment later changes nothing. Redirects are not followed (a
 failed attempt); each attempt has JUDGE_WEBHOOK_TIMEOUT_SECONDS in all, connecting and reading
 together, after which its socket is shut; only the first bytes of the answer are read, and a
 few of them kept.
+
+An attempt is made only while its user and its destination host are below their bounds of
+attempts in flight (``claims``, ``inflight``); past them the delivery is deferred, not
+attempted, and the thread is free at once for someone else's. An attempt that ends hands its
+slot to its user's next waiting delivery (``sweeper.hand_off``).
 """
 
 from __future__ import annotations
@@ -18,20 +23,19 @@ import ssl
 import threading
 import time
 from collections.abc import Callable
-from datetime import timedelta
 from enum import StrEnum
 
-from sqlalchemy import or_, update
 from sqlalchemy.orm import Session
 
 from judge.errors import InvalidInput
 from judge.service.db.models import User, WebhookAttempt, WebhookDelivery, utcnow
 from judge.service.settings import get_settings
 from judge.service.webhooks import addresses, signing
+from judge.service.webhooks.claims import Claim, claim
 from judge.service.webhooks.outbox import DeliveryState, next_attempt, webhook_secret
+from judge.service.webhooks.sweeper import hand_off
 from judge.text_safety import safe_text
 
-LEASE = timedelta(seconds=60)  # far past one attempt's timeout: a claim outlives its attempt
 READ_BYTES = 1024  # of the receiver's answer, at most
 SNIPPET_CHARS = 200  # of those, kept
 USER_AGENT = "metrics-judge-webhooks/1"
@@ -41,6 +45,7 @@ class Outcome(StrEnum):
     DELIVERED = "delivered"
     RETRY = "retry"
     FAILED = "failed"  # given up
+    DEFERRED = "deferred"  # due, but its user or its host had all the attempts it may have
     SKIPPED = "skipped"  # not due, finished, or another worker holds it
 
 
@@ -111,26 +116,16 @@ def _describe(exc: BaseException, timeout: float) -> str:
     return safe_text(f"{type(exc).__name__}: {exc}")[:300]
 
 
-def claim(session: Session, pk: int) -> bool:
-    """Take the delivery for one attempt: pending, due, and held by no other worker."""
-    now = utcnow()
-    result = session.execute(update(WebhookDelivery).where(
-        WebhookDelivery.id == pk, WebhookDelivery.state == DeliveryState.PENDING,
-        WebhookDelivery.next_attempt_at <= now,
-        or_(WebhookDelivery.lease_until.is_(None), WebhookDelivery.lease_until < now),
-    ).values(lease_until=now + LEASE).execution_options(synchronize_session=False))
-    session.commit()
-    return result.rowcount == 1  # type: ignore[attr-defined,no-any-return]
-
-
 Poster = Callable[[addresses.Target, bytes, dict[str, str], float], tuple[int, str]]
 
 
 def deliver(session: Session, pk: int, send: Poster = post,
             clock: Callable[[], float] = time.time) -> Outcome:
-    """Make one attempt of delivery pk (when it is due and no one else makes it)."""
-    if not claim(session, pk):
-        return Outcome.SKIPPED
+    """Make one attempt of delivery pk (when it is due, no one else makes it, and its user and
+    host are below their bounds); then hand the freed slot to the user's next delivery."""
+    taken = claim(session, pk)
+    if taken is not Claim.TAKEN:
+        return Outcome.DEFERRED if taken is Claim.DEFERRED else Outcome.SKIPPED
     settings = get_settings()
     delivery = session.get(WebhookDelivery, pk, populate_existing=True)
     user = session.get(User, delivery.user_id) if delivery is not None else None
@@ -138,6 +133,9 @@ def deliver(session: Session, pk: int, send: Poster = post,
         return Outcome.SKIPPED
     secret = webhook_secret(session, user)
     body = delivery.body.encode()
+    # Nothing of the database is held while the receiver takes its time: no pooled connection,
+    # and on SQLite no write lock (a first secret is a write) that every claim would wait for.
+    session.commit()
     status: int | None = None
     snippet: str | None = None
     error: str | None = None
@@ -172,4 +170,5 @@ def deliver(session: Session, pk: int, send: Poster = post,
         delivery.next_attempt_at = later
         outcome = Outcome.RETRY
     session.commit()
+    hand_off(session, delivery.user_id)
     return outcome
