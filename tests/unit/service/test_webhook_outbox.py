@@ -314,4 +314,4 @@ def test_an_address_that_turned_private_is_refused_at_delivery_without_connectin
         assert stored is not None and stored.attempts == 1
         [attempt] = stored.attempt_log
         assert attempt.status_code is None and attempt.error is not None
-        assert attempt.error.startswith("refused: callback_url:") and "loopback" in attempt.error
+        assert attempt.error.startswith("refused: callback_url:") and "not a public host" in attempt.error
