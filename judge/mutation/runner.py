@@ -1,52 +1,34 @@
-"""Running a mutant against a problem's tests in a fresh, limited interpreter.
+"""Running a mutant against a problem's tests in a child process with limits.
 
 A mutant may loop, eat memory or call ``os._exit``; so it runs in a child process (``judge.mutation.child``)
 with ``RLIMIT_AS``, a CPU limit and a wall-clock timeout, and a crash or a timeout counts as a failure.
-The parent sends the job as JSON on stdin and reads one JSON line back: ``run_child`` is the parent
-side, ``check_tests`` the child side of a tests job.
+Children are forked by a fork server (``judge.mutation.forkserver``) that has imported the child's
+modules once, so each costs milliseconds rather than an interpreter's start. ``run_child`` is the
+parent side, ``check_tests`` the child side of a tests job.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
+from judge.mutation import forkserver
 from judge.mutation.calls import call, changed_arguments, checker, decode_arguments, load_function, short
 from judge.problems import Problem
 from sandbox.inside import codec
 
 MEMORY_LIMIT_BYTES = 1 << 30  # RLIMIT_AS for every mutant process
 
-# -S skips site-packages (a faster start); the child needs only the standard library, judge and sandbox.
-_CHILD_COMMAND = [sys.executable, "-S", "-c", "from judge.mutation.child import main; main()"]
-_CHILD_PATH = str(Path(__file__).resolve().parents[2])
-
 
 def run_child(job: dict[str, Any], wall_seconds: float) -> str | None:
-    """Run a job in a fresh interpreter; a crash or a timeout counts as a difference."""
+    """Run a job in a child process; a crash or a timeout counts as a difference."""
     job = {**job, "memory_bytes": MEMORY_LIMIT_BYTES, "cpu_seconds": wall_seconds + 5}
-    path = os.pathsep.join(filter(None, [_CHILD_PATH, os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "PYTHONPATH": path}
-    try:
-        done = subprocess.run(_CHILD_COMMAND, input=json.dumps(job), capture_output=True, text=True,
-                              timeout=wall_seconds, check=False, env=env)
-    except subprocess.TimeoutExpired:
-        return f"timed out after {wall_seconds:.0f} s"
-    lines = done.stdout.strip().splitlines()
-    try:
-        result = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
-        result = None
-    if not isinstance(result, dict):
-        tail = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
-        return f"crashed: {tail[0][:200]}"
-    return str(result["detail"]) if result.get("differs") else None
+    result = forkserver.server().run(job, wall_seconds)
+    if isinstance(result, str):
+        return result
+    return str(result["detail"]) if result["differs"] else None
 
 
 def encode_case(name: str, args: Sequence[Any], kwargs: dict[str, Any], expected: Any = None,
