@@ -3,12 +3,12 @@
 A mutant that passes every test is either a bug the tests miss or a rewrite that changes nothing
 (``c >= r`` -> ``c > r`` where both branches agree at ``c == r``). Both run on the same inputs from the
 problem's own ``fuzz_inputs`` (tests/generate.py); if they always agree the mutant is *probably
-equivalent*. ``fuzz_difference`` is the parent side of a fuzz job, ``compare`` the child side.
+equivalent*. ``fuzz_difference`` is the parent side of a fuzz job; ``judge.mutation.child.compare``
+the child side.
 """
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 import json
 import random
@@ -17,15 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from judge.mutation.calls import (
-    Call,
-    call,
-    changed_arguments,
-    checker,
-    decode_arguments,
-    load_function,
-    short,
-)
 from judge.mutation.runner import base_job, encode_case, run_child
 from judge.problems import Problem
 from judge.value_types import TypeSpecError, from_json
@@ -74,34 +65,3 @@ def fuzz_difference(problem: Problem, source: str, inputs: Sequence[Input]) -> s
     cases = [encode_case(f"fuzz_{i}", args, kwargs) for i, (args, kwargs) in enumerate(inputs)]
     job = {**base_job(problem, source), "kind": "fuzz", "reference": problem.reference, "cases": cases}
     return run_child(job, FUZZ_WALL_SECONDS)
-
-
-def _describe(done: Call) -> str:
-    if done.timed_out:
-        return "timed out"
-    if done.error is not None:
-        return f"raised {done.error}"
-    return f"returned {short(done.value)}"
-
-
-def compare(job: dict[str, Any]) -> str | None:
-    """In the child: the first input where the mutant and the reference differ, in words; None if none."""
-    spec = checker(job)
-    reference = load_function(job["reference"], job["function"], job["seconds"])
-    mutant = load_function(job["source"], job["function"], job["seconds"])
-    for number, case in enumerate(job["cases"]):
-        args, kwargs = decode_arguments(case)
-        want = call(reference, copy.deepcopy(args), copy.deepcopy(kwargs), job["seconds"])
-        if want.timed_out:
-            continue  # no verdict without the reference's answer
-        got = call(mutant, copy.deepcopy(args), copy.deepcopy(kwargs), job["seconds"])
-        if want.error is not None or got.error is not None or got.timed_out:
-            agree = want.error == got.error and not got.timed_out
-        else:
-            agree = repr(want.value) == repr(got.value) or spec.check(want.value, got.value) is None
-        if agree and job["immutable"] and changed_arguments(got, args, kwargs):
-            agree = False
-        if not agree:
-            shown = ", ".join([short(a) for a in args] + [f"{k}={short(v)}" for k, v in kwargs.items()])
-            return f"fuzz input {number} ({shown}): reference {_describe(want)}, mutant {_describe(got)}"
-    return None

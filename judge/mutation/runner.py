@@ -4,18 +4,16 @@ A mutant may loop, eat memory or call ``os._exit``; so it runs in a child proces
 with ``RLIMIT_AS``, a CPU limit and a wall-clock timeout, and a crash or a timeout counts as a failure.
 Children are forked by a fork server (``judge.mutation.forkserver``) that has imported the child's
 modules once, so each costs milliseconds rather than an interpreter's start. ``run_child`` is the
-parent side, ``check_tests`` the child side of a tests job.
+parent side; ``judge.mutation.child`` holds the child's side of every job.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from judge.mutation import forkserver
-from judge.mutation.calls import call, changed_arguments, checker, decode_arguments, load_function, short
 from judge.problems import Problem
 from sandbox.inside import codec
 
@@ -52,28 +50,3 @@ def failure_reason(problem: Problem, source: str) -> str | None:
     cases.sort(key=lambda case: len(json.dumps(case)))  # cheap tests first: most mutants die early
     job = {**base_job(problem, source), "kind": "tests", "cases": cases}
     return run_child(job, problem.limits.time_per_submission + 5)
-
-
-def check_tests(job: dict[str, Any]) -> str | None:
-    """In the child: the first test the mutant fails, in words; None when it passes them all."""
-    spec = checker(job)
-    function = load_function(job["source"], job["function"], job["seconds"])
-    for case in job["cases"]:
-        args, kwargs = decode_arguments(case)
-        before_args, before_kwargs = copy.deepcopy(args), copy.deepcopy(kwargs)
-        done = call(function, args, kwargs, job["seconds"])
-        where = f"test {case['name']!r}"
-        if done.timed_out:
-            return f"{where}: timed out"
-        if done.error is not None:
-            if done.error == case["raises"]:
-                continue
-            return f"{where}: raised {done.error}: {done.message}"
-        if case["raises"] is not None:
-            return f"{where}: returned {short(done.value)} instead of raising {case['raises']}"
-        expected = codec.decode(case["expected"])
-        if spec.check(expected, done.value):
-            return f"{where}: expected {short(expected)}, got {short(done.value)}"
-        if job["immutable"] and changed_arguments(done, before_args, before_kwargs):
-            return f"{where}: changed an argument"
-    return None
