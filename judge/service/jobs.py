@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -70,16 +71,75 @@ def _grade(submission: Submission, sandbox: Sandbox) -> Report | Rejected:
         return _failure(submission, f"{type(exc).__name__}: {exc}")
 
 
+@dataclass(frozen=True)
+class StoredVerdict:
+    """What the worker does once a verdict is committed: count it, log its line, time the job.
+
+    When the commit raises, the database may still have taken it (the connection died after
+    COMMIT reached the server): the task's retry carries this (``as_json``, a message's JSON) and
+    does it then, once the row shows the commit landed (``lifecycle.confirm``)."""
+
+    token: str | None  # the claim's; None for recovery giving up, which has no retry to carry it
+    mode: str
+    verdict: str | None  # None: a try the reference rejected, which no counter counts
+    line: str  # verdict_line
+    seconds: float | None  # from the claim to the verdict, for judge_judge_seconds
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StoredVerdict:
+        return cls(**{field.name: data[field.name] for field in fields(cls)})
+
+
+class VerdictUnconfirmed(Exception):
+    """The commit of a verdict raised a database error; it may have landed (``StoredVerdict``)."""
+
+    def __init__(self, verdict: StoredVerdict, cause: DBAPIError) -> None:
+        # Not the verdict's line: a retry's log quoting it would read as a second verdict.
+        super().__init__(f"the verdict's commit raised, it may have landed: "
+                         f"{type(cause.orig).__name__}: {str(cause.orig)[:200]}")
+        self.verdict = verdict
+
+
+def _counted(done: StoredVerdict) -> None:
+    """Count and log a committed verdict: the one place that does, once per verdict."""
+    if done.verdict is not None:
+        metrics.verdict_stored(done.verdict, done.mode)
+    VERDICTS.info("%s", done.line)
+    if done.seconds is not None:
+        metrics.judged(done.mode, done.seconds)
+
+
 def _store(session: Session, submission_id: int, token: str | None, report: Report | Rejected,
-           mode: str) -> bool:
-    """lifecycle.finish, and the verdict counted once it is written (the one place that counts;
-    a rejected try has none to count)."""
-    stored = lifecycle.finish(session, submission_id, token, report)
-    if stored and isinstance(report, Report):
-        metrics.verdict_stored(report.verdict.value, mode)
+           mode: str, claimed_at: float | None = None) -> bool:
+    """lifecycle.finish, then the verdict counted and logged. A database error raises
+    VerdictUnconfirmed (for a claim's verdict): the retry does what follows if it landed."""
+    done = StoredVerdict(token, mode, report.verdict.value if isinstance(report, Report) else None,
+                         verdict_line(submission_id, report, mode),
+                         None if claimed_at is None else time.monotonic() - claimed_at)
+    try:
+        stored = lifecycle.finish(session, submission_id, token, report)
+    except DBAPIError as exc:
+        # The database is away, not the report at fault: the task asks again later, and once
+        # this claim's lease lapses recovery gives the submission to a worker that can store it.
+        session.rollback()
+        if token is None:
+            raise
+        raise VerdictUnconfirmed(done, exc) from exc
     if stored:
-        VERDICTS.info("%s", verdict_line(submission_id, report, mode))
+        _counted(done)
     return stored
+
+
+def _confirm(session: Session, submission_id: int, done: StoredVerdict) -> JobResult:
+    """The retry of a verdict whose commit raised, finding the row done: under the claim's own
+    token the commit landed, and what follows it happens now (once: ``lifecycle.confirm``)."""
+    if done.token is None or not lifecycle.confirm(session, submission_id, done.token):
+        return JobResult.SKIPPED  # stored by another claim, or confirmed already
+    _counted(done)
+    return JobResult.DONE
 
 
 def verdict_line(submission_id: int, report: Report | Rejected, mode: str) -> str:
@@ -105,14 +165,18 @@ def _engine_down(sandbox: Sandbox) -> bool:
     return False
 
 
-def judge_submission(session: Session, submission_id: int, make_sandbox: SandboxFactory) -> JobResult:
+def judge_submission(session: Session, submission_id: int, make_sandbox: SandboxFactory,
+                     unconfirmed: StoredVerdict | None = None) -> JobResult:
     """Claim, judge and store one submission.
 
     An infrastructure fault (no engine, an engine that went away mid-run) puts the submission
     back in the queue without spending an attempt. A failure of the judge while everything it
-    depends on answers spends one; after the last it is final as internal_error.
+    depends on answers spends one; after the last it is final as internal_error. ``unconfirmed``:
+    the retry of a verdict whose commit raised (VerdictUnconfirmed), confirmed if it landed.
     """
     pending = session.get(Submission, submission_id)
+    if pending is not None and pending.status == SubmissionStatus.DONE and unconfirmed is not None:
+        return _confirm(session, submission_id, unconfirmed)
     if pending is None or pending.status == SubmissionStatus.DONE:
         return JobResult.SKIPPED
     try:
@@ -149,19 +213,15 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
         lifecycle.release(session, submission_id, token, report.message, refund=False)
         return JobResult.RETRY
     try:
-        stored = _store(session, submission_id, token, report, mode)
-    except DBAPIError:
-        # The database is away, not the report at fault: the task asks again later, and once
-        # this claim's lease lapses recovery gives the submission to a worker that can store it.
-        session.rollback()
+        stored = _store(session, submission_id, token, report, mode, claimed_at)
+    except VerdictUnconfirmed:
         raise
     except Exception as exc:  # the report could not be stored: store why, as the judge's fault
         log.exception("storing the verdict of submission %s failed", submission_id)
         session.rollback()
         stored = _store(session, submission_id, token, _failure(
-            submission, f"the verdict could not be stored: {type(exc).__name__}: {str(exc)[:300]}"), mode)
-    if stored:
-        metrics.judged(mode, time.monotonic() - claimed_at)
+            submission, f"the verdict could not be stored: {type(exc).__name__}: {str(exc)[:300]}"),
+            mode, claimed_at)
     return JobResult.DONE if stored else JobResult.SKIPPED
 
 

@@ -4,7 +4,8 @@ queued -> running (``claim``) -> done (``finish``), or back to queued (``release
 or its infrastructure failed, ``requeue_lost`` for recovery, ``reset_for_rejudge``). A new row
 starts queued (``judge.service.submissions``). Each change is announced right after its commit
 (``judge.service.notifications``), which wakes the clients that wait for it; the two functions
-whose caller commits leave the announcement to that caller.
+whose caller commits leave the announcement to that caller. A verdict whose commit raised although
+the database took it has its announcement (and its webhooks' messages) sent by ``confirm``.
 
 Exactly one worker judges a submission at a time. A worker claims it with a conditional UPDATE
 (queued, or running under an expired lease), renews the lease from a heartbeat thread while it
@@ -25,7 +26,13 @@ from sqlalchemy.orm import Session
 from judge.custom_input import Rejected
 from judge.results import Report, safe_text, stored_tests
 from judge.service import notifications
-from judge.service.db.models import Submission, SubmissionStatus, TestResultRow, utcnow
+from judge.service.db.models import (
+    Submission,
+    SubmissionStatus,
+    TestResultRow,
+    WebhookDelivery,
+    utcnow,
+)
 from judge.service.db.session import new_session
 from judge.service.settings import get_settings
 from judge.service.webhooks import outbox
@@ -131,6 +138,11 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     transaction, only while the claim is ours (token None: unconditionally, for recovery giving
     up). False when the claim was lost.
 
+    The done row keeps the claim's token: should the commit raise although the database took it
+    (the connection died after COMMIT reached the server), the retry that carries the token finds
+    the row done under it and calls ``confirm``. Nothing reads a token on a done row as a claim
+    (``_holding`` and ``claim`` want a running row; ``reset_for_rejudge`` clears it).
+
     A try the reference rejected is done with no verdict and no score: nothing was compared."""
     where = _holding(submission_id, token) if token else (Submission.id == submission_id)
     verdict = report.verdict.value if isinstance(report, Report) else None
@@ -139,7 +151,7 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     # and then nothing more is read before the commit.
     hooks = session.execute(update(Submission).where(where).values(
         status=SubmissionStatus.DONE, verdict=verdict, score=score,
-        message=safe_text(report.message), finished_at=utcnow(), lease_token=None,
+        message=safe_text(report.message), finished_at=utcnow(), lease_token=token,
         lease_expires_at=None).returning(Submission.callback_url, Submission.webhook_batch_id)
         .execution_options(synchronize_session=False)).first()
     if hooks is None:  # the claim was lost
@@ -160,6 +172,40 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     notifications.announce(submission_id, SubmissionStatus.DONE, verdict)
     outbox.enqueue(deliveries)
     return True
+
+
+def confirm(session: Session, submission_id: int, token: str) -> bool:
+    """For the retry of a verdict whose commit raised: when the row is done under ``token`` (the
+    commit landed after all), take over what follows the commit (the announcement, and the
+    messages of the webhook deliveries it wrote) and return True. The token is cleared in the same
+    step, so of two retries only one does it; False when the row is not done under the token
+    (the commit was lost, another claim stored the verdict, or it was confirmed already)."""
+    done = session.execute(update(Submission).where(
+        Submission.id == submission_id, Submission.lease_token == token,
+        Submission.status == SubmissionStatus.DONE).values(lease_token=None)
+        .returning(Submission.verdict, Submission.webhook_batch_id)
+        .execution_options(synchronize_session=False)).first()
+    if done is None:
+        session.rollback()
+        return False
+    deliveries = _unsent_deliveries(session, submission_id, done.webhook_batch_id)
+    session.commit()
+    notifications.announce(submission_id, SubmissionStatus.DONE, done.verdict)
+    outbox.enqueue(deliveries)
+    return True
+
+
+def _unsent_deliveries(session: Session, submission_id: int, batch_id: int | None) -> list[int]:
+    """The deliveries never attempted that the verdict's commit may have written: the
+    submission's own and, when it completed its batch, the batch's (a second message for one
+    already sent is harmless: an attempt claims its row)."""
+    mine = WebhookDelivery.submission_id == submission_id
+    if batch_id is not None:
+        mine = or_(mine, and_(WebhookDelivery.batch_id == batch_id,
+                              WebhookDelivery.event == outbox.WebhookEvent.BATCH_DONE))
+    return list(session.scalars(select(WebhookDelivery.id).where(
+        mine, WebhookDelivery.state == outbox.DeliveryState.PENDING, WebhookDelivery.attempts == 0)
+        .order_by(WebhookDelivery.id)))
 
 
 def stale(session: Session) -> list[Submission]:

@@ -137,10 +137,18 @@ def wait_out_the_engine(retries: int) -> float:
 
 
 @celery.task(name=GRADE_TASK, bind=True, soft_time_limit=900, time_limit=960, max_retries=None)
-def grade_submission(task: Any, submission_id: int) -> str:
+def grade_submission(task: Any, submission_id: int, unconfirmed: dict[str, Any] | None = None) -> str:
+    """Judge one submission; ``unconfirmed`` (only on a retry): the verdict whose commit raised."""
+    carried = None if unconfirmed is None else jobs.StoredVerdict.from_json(unconfirmed)
     try:
         with new_session() as session:
-            outcome = jobs.judge_submission(session, submission_id, worker_sandbox)
+            outcome = jobs.judge_submission(session, submission_id, worker_sandbox, carried)
+    except jobs.VerdictUnconfirmed as exc:
+        # The commit may have landed with only its reply lost: the retry carries what follows a
+        # stored verdict (its count, its line, its announcement, its webhooks' messages), to do
+        # it once should the row be done under this claim.
+        raise task.retry(exc=exc, countdown=backoff(task.request.retries),
+                         kwargs={"unconfirmed": exc.verdict.as_json()}) from exc
     except DBAPIError as exc:  # the database went away: the row is still there, ask again later
         raise task.retry(exc=exc, countdown=backoff(task.request.retries)) from exc
     queue = task.request.delivery_info.get("routing_key") if task.request.delivery_info else None

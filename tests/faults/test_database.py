@@ -1,27 +1,41 @@
 """The database restarted, and the API killed, under a running service: a PostgreSQL cluster of the
 test's own (initdb), an API server and a worker pointed at it. Every submission must end done
 and accepted; while the database is down the API answers in the JSON error shape, never plain
-text, and no answer is lost."""
+text, and no answer is lost.
+
+And a verdict's commit whose answer was lost: a proxy in front of the session's PostgreSQL lets
+the COMMIT reach the server, then cuts the connection before the answer comes back. The verdict
+is stored, and the worker's retry must still announce it, log it and send its webhook's message,
+once."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+import redis
+from fastapi.testclient import TestClient
+from sqlalchemy import make_url
 
+from judge.service.db.models import SubmissionStatus
+from judge.service.notifications import CHANNEL, decode
+from judge.service.settings import get_settings
 from tests.utils.fault_workers import Workers
-from tests.utils.service import REFERENCE, SLOW_REFERENCE
-from tests.utils.service_fixtures import free_port
+from tests.utils.service import REFERENCE, SLOW_REFERENCE, store_submission
+from tests.utils.service_fixtures import Tokens, free_port
 
 pytestmark = pytest.mark.docker
 
@@ -139,3 +153,102 @@ def test_database_restart_and_api_kill(cluster: Cluster, tmp_path: Path,
         api.terminate()
         api.wait(timeout=30)
         workers.stop_all()
+
+
+class CommitAnswerCutter:
+    """A TCP proxy in front of PostgreSQL. On the connection that stores a verdict (the UPDATE
+    of ``lifecycle.finish``, known by its RETURNING), it lets the next COMMIT reach the server,
+    then closes both sides when the server answers, without passing the answer on: the database
+    took the commit, and the worker hears only that its connection died. Once."""
+
+    MARK = b"RETURNING submissions.callback_url, submissions.webhook_batch_id"
+    COMMIT = b"Q\x00\x00\x00\x0bCOMMIT\x00"  # a simple query: its length (11), the text, NUL
+
+    def __init__(self, upstream: tuple[str, int]) -> None:
+        self.upstream = upstream
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.cut = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.upstream)
+            holding = threading.Event()  # set: the server's next answer is the verdict's COMMIT's
+            threading.Thread(target=self._to_server, args=(client, server, holding), daemon=True).start()
+            threading.Thread(target=self._to_client, args=(server, client, holding), daemon=True).start()
+
+    def _to_server(self, client: socket.socket, server: socket.socket, holding: threading.Event) -> None:
+        storing = False
+        with contextlib.suppress(OSError):
+            while data := client.recv(65536):
+                storing = storing or (self.MARK in data and not self.cut.is_set())
+                if storing and self.COMMIT in data:
+                    storing = False
+                    self.cut.set()
+                    holding.set()
+                server.sendall(data)
+
+    @staticmethod
+    def _to_client(server: socket.socket, client: socket.socket, holding: threading.Event) -> None:
+        with contextlib.suppress(OSError):
+            while data := server.recv(65536):
+                if holding.is_set():  # the commit is done on the server: its answer is lost
+                    break
+                client.sendall(data)
+        for end in (client, server):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def _announced_done(feed: redis.client.PubSub, submission_id: int, timeout: float) -> list[str | None]:
+    """The verdicts announced as done for submission_id within timeout seconds."""
+    seen: list[str | None] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = feed.get_message(ignore_subscribe_messages=True, timeout=0.5)
+        change = decode(message["data"]) if message and message.get("type") == "message" else None
+        if change is not None and change.id == submission_id and change.status == SubmissionStatus.DONE:
+            seen.append(change.verdict)
+    return seen
+
+
+def test_a_verdict_whose_commit_answer_was_lost_is_announced_logged_and_hooked_once(
+        client: TestClient, tokens: Tokens, tmp_path: Path) -> None:
+    settings = get_settings()
+    database = make_url(settings.resolved_database_url())
+    if database.get_backend_name() != "postgresql" or not settings.broker_url.startswith("redis://"):
+        pytest.skip("needs the session's PostgreSQL and Redis")
+    cutter = CommitAnswerCutter((database.host or "127.0.0.1", database.port or 5432))
+    workers = Workers(tmp_path)
+    broker = redis.Redis.from_url(settings.broker_url)
+    feed = broker.pubsub()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
+    feed.subscribe(f"{workers.prefix}{CHANNEL}")
+    process = workers.start(JUDGE_DATABASE_URL=database.set(port=cutter.port).render_as_string(
+        hide_password=False))
+    try:
+        submission_id = store_submission(mode="submit", status=SubmissionStatus.QUEUED,
+                                         callback_url="https://example.org/hook")
+        workers.send(submission_id)
+        # Within the first retry's second of back-off, and a little more: a verdict announced
+        # after the retry, or never (the retry took the stored row for done and skipped it).
+        assert _announced_done(feed, submission_id, timeout=30) == ["accepted"]
+        assert cutter.cut.is_set(), "the proxy never saw the verdict's commit"
+        lines = [line for line in workers.log(process).read_text().splitlines()
+                 if f"] submission {submission_id} (" in line]  # the line itself, not a retry quoting it
+        assert len(lines) == 1, lines
+        # The delivery, written with the verdict, has its message waiting (no webhook worker here).
+        assert broker.llen(f"{workers.prefix}webhooks") == 1
+    finally:
+        workers.stop_all()
+        feed.close()
+        broker.close()
+        cutter.close()
