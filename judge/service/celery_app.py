@@ -17,11 +17,12 @@ costs a delay, never a submission.
 
 from __future__ import annotations
 
+import logging
 import os
 import warnings
 from typing import Any
 
-from celery import Celery
+from celery import Celery, bootsteps
 from celery.exceptions import SecurityWarning
 from celery.signals import celeryd_init
 
@@ -63,6 +64,28 @@ def transport_options(settings: Settings) -> dict[str, object]:
     return options
 
 
+log = logging.getLogger(__name__)
+
+
+class RecoverOnConnect(bootsteps.StartStopStep):  # type: ignore[misc]  # Celery is untyped
+    """A recovery sent each time a judging worker connects to its broker: when it starts, and
+    when it is back after losing the broker (Celery tries at once, then after 2 s, 4, 6, ... up
+    to 30 s). A broker that came back empty lost every queued submission's message, and a
+    submission whose send failed while it was away waits for recovery; either is sent then,
+    not at the beat's next tick, up to JUDGE_RECOVERY_INTERVAL_SECONDS later
+    (``judge.service.broker_memory``)."""
+
+    requires = ("celery.worker.consumer.tasks:Tasks",)  # connected, consuming its queues
+
+    def start(self, parent: Any) -> None:
+        if RECOVERY_QUEUE not in parent.app.amqp.queues.consume_from:
+            return  # the validation and webhook workers leave recovery to the judging one
+        try:
+            parent.app.send_task(RECOVER_TASK, queue=RECOVERY_QUEUE)
+        except Exception as exc:  # the beat sends the next one
+            log.warning("no recovery sent on connecting to the broker: %s", exc)
+
+
 def make_celery(settings: Settings) -> Celery:
     app = Celery("judge", include=["judge.service.tasks"])
     # The beat keeps its schedule there; without the folder the beat dies and nothing recovers.
@@ -90,6 +113,7 @@ def make_celery(settings: Settings) -> Celery:
         },
         beat_schedule_filename=str(settings.data_dir / "celerybeat-schedule"),
     )
+    app.steps["consumer"].add(RecoverOnConnect)
     return app
 
 

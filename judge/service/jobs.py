@@ -277,14 +277,16 @@ def validation_overran(session: Session, version_id: int, seconds: float) -> Job
     return JobResult.DONE
 
 
-def recover_stale(session: Session) -> list[int]:
+def recover_stale(session: Session, every_queued: bool = False) -> list[int]:
     """Re-queue submissions whose message was lost or whose worker died; return their ids.
+    ``every_queued``: the broker lost every message (``broker_memory``), so every queued
+    submission is sent again whatever its age.
 
     A submission that has already used every attempt is finished as internal_error instead,
     so that nothing a learner sends can make the judge loop forever.
     """
     requeued = []
-    for submission in lifecycle.stale(session):
+    for submission in lifecycle.stale(session, every_queued):
         if submission.attempts > get_settings().internal_error_retries:
             _store(session, submission.id, None, _failure(
                 submission, f"gave up after {submission.attempts} attempts"), submission.mode)

@@ -208,12 +208,12 @@ def _unsent_deliveries(session: Session, submission_id: int, batch_id: int | Non
         .order_by(WebhookDelivery.id)))
 
 
-def stale(session: Session) -> list[Submission]:
-    """Queued for longer than the re-queue delay (its message may be lost), or running under an
-    expired lease (its worker died)."""
+def stale(session: Session, every_queued: bool = False) -> list[Submission]:
+    """Queued for longer than the re-queue delay (its message may be lost), or every queued one
+    (the broker lost every message), or running under an expired lease (its worker died)."""
     settings = get_settings()
     now = utcnow()
-    queued_before = now - timedelta(seconds=settings.requeue_after_seconds)
+    queued_before = now if every_queued else now - timedelta(seconds=settings.requeue_after_seconds)
     return list(session.scalars(select(Submission).where(or_(
         and_(Submission.status == SubmissionStatus.QUEUED, Submission.enqueued_at < queued_before),
         and_(Submission.status == SubmissionStatus.RUNNING, _expired(now)),

@@ -20,7 +20,7 @@ from celery.signals import worker_init, worker_process_init, worker_process_shut
 from sqlalchemy.exc import DBAPIError
 
 from judge.sandboxes import docker_sandbox
-from judge.service import heartbeats, jobs, metrics
+from judge.service import broker_memory, heartbeats, jobs, metrics
 from judge.service.celery_app import (
     DELIVER_TASK,
     GRADE_TASK,
@@ -185,10 +185,19 @@ def validate_version(task: Any, version_id: int) -> str:
 
 @celery.task(name=RECOVER_TASK)
 def recover_stale() -> list[int]:
-    with new_session() as session:
-        ids = jobs.recover_stale(session)
-    for submission_id in ids:
-        enqueue_submission(submission_id)
+    forgot = broker_memory.forgot()
+    try:
+        with new_session() as session:
+            ids = jobs.recover_stale(session, every_queued=forgot)
+        for submission_id in ids:
+            enqueue_submission(submission_id)
+    except BaseException:
+        if forgot:
+            broker_memory.forget()  # so that the next recovery sends them all again
+        raise
+    if forgot and ids:  # (on a broker's first use there was nothing to lose)
+        log.warning("the broker had lost its messages (restarted or flushed): %d queued "
+                    "submission(s) sent again", len(ids))
     return ids
 
 

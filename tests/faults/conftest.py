@@ -1,19 +1,24 @@
 """After every fault: no sandbox container may still be running but those a live process of this
 host holds (the session's workers keep warm ones waiting). Orphans of a killed worker must end by
 themselves (their stdin closes with the worker's connection); stopped leftovers are then removed,
-as a worker's periodic sweep would after a while."""
+as a worker's periodic sweep would after a while. And a redis-server of a test's own, for a
+broker that restarts empty."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sandbox.docker_runner import LABEL, OWNER_LABEL, DockerSandbox, remove_container
+from tests.utils.service_fixtures import free_port
 
 ORPHAN_GRACE = 30.0
 
@@ -39,3 +44,34 @@ def no_container_left(docker_sandbox: DockerSandbox) -> Iterator[None]:
         time.sleep(0.5)
     for leftover in api.containers(all=True, filters={"label": LABEL, "status": ["created", "exited", "dead"]}):
         remove_container(docker_sandbox.client, leftover["Id"])
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[Callable[[], str]]:
+    """A redis-server of this test's own that keeps nothing on disk; calling restarts it."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+    process: list[subprocess.Popen[bytes]] = []
+
+    def restart() -> str:
+        for old in process:
+            old.kill()
+            old.wait()
+        process[:] = [subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, cwd=tmp_path)]
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.1)
+        return f"redis://127.0.0.1:{port}/0"
+
+    yield restart
+    for old in process:
+        old.kill()

@@ -9,9 +9,6 @@ proxy, and the broker that restarts is a private redis-server on a free port.
 from __future__ import annotations
 
 import contextlib
-import shutil
-import socket
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -26,7 +23,7 @@ from judge.service.db.session import new_session
 from sandbox.docker_runner import LABEL, DockerSandbox
 from tests.utils.fault_workers import Workers
 from tests.utils.service import SLOW_REFERENCE, store_submission, submit, wait_done
-from tests.utils.service_fixtures import Tokens, free_port
+from tests.utils.service_fixtures import Tokens
 from tests.utils.socket_proxy import SocketProxy
 
 pytestmark = pytest.mark.docker
@@ -156,37 +153,6 @@ def test_a_run_longer_than_its_lease_is_judged_once(workers: Workers, client: Te
     workers.send(submission_id)
     done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=60)
     assert done.verdict == "accepted" and done.attempts == 1
-
-
-@pytest.fixture
-def private_redis(tmp_path: Path) -> Iterator[Callable[[], str]]:
-    """A redis-server of this test's own that keeps nothing on disk; calling restarts it."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    process: list[subprocess.Popen[bytes]] = []
-
-    def restart() -> str:
-        for old in process:
-            old.kill()
-            old.wait()
-        process[:] = [subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, cwd=tmp_path)]
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.1)
-        return f"redis://127.0.0.1:{port}/0"
-
-    yield restart
-    for old in process:
-        old.kill()
 
 
 def test_a_broker_restarted_empty_loses_no_submission(

@@ -11,6 +11,8 @@ PostgreSQL or network.
   code with ``exec`` (``tests/unit/service/exec_sandbox.py``).
 - Announcements: status changes are published to, and the API's watcher subscribes to,
   ``LocalBus`` (``tests/unit/service/local_bus.py``), an in-process stand-in for Redis pub/sub.
+- Broker memory: recovery's sentinel key lives in ``LocalKeys`` (``tests/unit/service/local_keys.py``),
+  a dict standing in for the broker's Redis.
 - Network: ``socket.connect`` refuses everything while these tests run and records who tried;
   a test fails if anything tried, unless it asks for ``refused_connections`` to inspect them.
 
@@ -33,7 +35,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import judge.service.tasks as worker_tasks
-from judge.service import notifications
+from judge.service import broker_memory, notifications
 from judge.service.celery_app import celery
 from judge.service.db import session as db_session
 from judge.service.db.models import Role
@@ -42,6 +44,7 @@ from judge.service.settings import Settings, get_settings
 from judge.service.users import create_user
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.local_bus import LocalBus
+from tests.unit.service.local_keys import LocalKeys
 from tests.utils.service_env import FIXTURE_PROBLEMS
 from tests.utils.service_fixtures import Tokens
 
@@ -216,6 +219,22 @@ def local_bus(fast_settings: Settings) -> Iterator[LocalBus]:
         patch.setattr(notifications, "publisher", lambda: bus)
         patch.setattr(watcher, "open_feed", bus.open_feed)
         yield bus
+
+
+@pytest.fixture(scope="package", autouse=True)
+def local_keys(fast_settings: Settings) -> Iterator[LocalKeys]:
+    keys = LocalKeys()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(broker_memory, "keys", lambda: keys)
+        yield keys
+
+
+@pytest.fixture(autouse=True)
+def broker_remembers(local_keys: LocalKeys) -> None:
+    """Each test starts with a broker that lost nothing (``local_keys.flush()`` to lose it), so
+    that recovery sends only what is stale, whichever test ran first."""
+    local_keys.flush()
+    local_keys.set(broker_memory.sentinel(), "set by the conftest")
 
 
 @pytest.fixture(autouse=True)
