@@ -19,7 +19,7 @@ from sandbox.interface import SandboxUnavailable  # noqa: E402
 FIXTURES = Path(__file__).parent / "fixtures"
 # The service fixtures (app, worker, users) serve tests/stack and tests/faults alike: one instance
 # of each per session.
-pytest_plugins = ["tests.utils.service_fixtures"]
+pytest_plugins = ["tests.utils.service_fixtures", "tests.utils.timings"]
 
 
 # What a test needs, read from the fixtures it requests, directly or through other fixtures

@@ -1,8 +1,11 @@
 """The attack suite again, under gVisor (runsc): the same files, checks and verdicts.
 
 gVisor is a second wall around the learner (its own kernel in user space). Some of its behaviour
-differs from runc (no pidfd, /proc and cgroups of its own), so the suite must hold there too. It is
-slower, so each attack's max-seconds and its problem's time limits are multiplied by TIME_FACTOR.
+differs from runc (no pidfd, /proc and cgroups of its own), so every attack must hold there too.
+It is the slowest part of the suite, so each attack runs here in the isolations its header names
+(``gvisor-isolations``; ``shared`` alone by default, both for an attack whose verdict differs
+between them: tests/utils/attacks.py says why), where runc runs every attack in both; each
+attack's max-seconds and its problem's time limits are multiplied by TIME_FACTOR.
 """
 
 from __future__ import annotations
@@ -10,12 +13,12 @@ from __future__ import annotations
 import pytest
 
 from sandbox.docker_runner import DockerSandbox
-
-# Collected again in this module, where the fixtures below replace test_attacks.py's.
-from tests.sandbox.test_attacks import test_attack as test_attack_under_gvisor  # noqa: F401
+from sandbox.interface import Isolation
+from tests.utils.attacks import Attack, check_attack, load_attacks
 
 RUNTIME = "runsc"
 TIME_FACTOR = 3.0
+RUNS = [(attack, isolation) for attack in load_attacks() for isolation in attack.gvisor_isolations]
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +30,16 @@ def attack_sandbox(docker_sandbox: DockerSandbox) -> DockerSandbox:
     return DockerSandbox(docker_sandbox.image, docker_sandbox.client, runtime=RUNTIME)
 
 
-@pytest.fixture(scope="module")
-def time_factor() -> float:
-    return TIME_FACTOR
+@pytest.mark.docker
+@pytest.mark.parametrize(("attack", "isolation"), RUNS,
+                         ids=[f"{isolation.value}-{attack.name}" for attack, isolation in RUNS])
+def test_attack_under_gvisor(attack: Attack, isolation: Isolation, attack_sandbox: DockerSandbox) -> None:
+    check_attack(attack, attack_sandbox, TIME_FACTOR, isolation)
+
+
+def test_every_attack_runs_under_gvisor_and_the_pairs_run_whole() -> None:
+    attacks = load_attacks()
+    assert {attack.name for attack, _ in RUNS} == {attack.name for attack in attacks}
+    for attack in attacks:
+        if attack.under_shared is not None:
+            assert set(attack.gvisor_isolations) == set(Isolation), attack.name

@@ -8,9 +8,14 @@ Each attack is a learner's program with a header of comment lines::
     # max-seconds: 6        (optional: the whole grading must end within this many seconds)
     # under-shared: accepted; why (optional: the verdict where the tests share one learner
     #                              process, and why it differs from a fresh process per test)
+    # gvisor-isolations: shared, per_test (optional: the isolations it runs in under gVisor)
 
-Each attack runs under both isolations (``Isolation``): once on its problem as it is (one learner
-process for the submission) and once on a ``per_test`` copy of it.
+Under runc each attack runs under both isolations (``Isolation``): once on its problem as it is
+(one learner process for the submission) and once on a ``per_test`` copy of it. Under gVisor, the
+slowest part of the suite, it runs once, in ``shared`` (the default isolation of a problem), and
+in ``per_test`` too only where its header says so: an attack whose verdict differs between the
+isolations (``under-shared``) must say it, since the pair is what it tests; for the others the
+isolation changes nothing that the runtime could, and runc already runs both.
 
 ``check_attack`` grades it against a real sandbox and asserts what must hold whatever the attack
 does: the declared verdict, no hidden test's name or distinctive value in what a learner sees,
@@ -43,7 +48,7 @@ HEADER_LINE = re.compile(r"^#\s*([a-z-]+):\s*(.*?)\s*$")
 REQUIRED_KEYS = {"problem", "verdict", "attack"}
 # under-runsc: the verdict under gVisor where it differs (gVisor counts its own kernel's memory
 # against the limit, so process-heavy attacks run out of memory first), or "skip: why".
-KNOWN_KEYS = REQUIRED_KEYS | {"max-seconds", "under-runsc", "under-shared"}
+KNOWN_KEYS = REQUIRED_KEYS | {"max-seconds", "under-runsc", "under-shared", "gvisor-isolations"}
 DISTINCTIVE = 6  # hidden strings longer than this are searched for in the learner's view
 
 
@@ -57,6 +62,7 @@ class Attack:
     code: str
     under_runsc: str | None = None
     under_shared: tuple[set[Verdict], str] | None = None  # (verdicts, why)
+    gvisor_isolations: tuple[Isolation, ...] = (Isolation.SHARED,)
 
     def expected(self, runtime: str, isolation: Isolation = Isolation.PER_TEST) -> set[Verdict]:
         """The verdicts declared for this container runtime; skips where it does not apply.
@@ -91,8 +97,21 @@ def parse_attack(path: Path) -> Attack:
     except ValueError as exc:
         raise ValueError(f"{path.name}: unknown verdict {header['verdict']!r}") from exc
     seconds = float(header["max-seconds"]) if "max-seconds" in header else None
+    under_shared = _under_shared(path, header.get("under-shared"))
+    gvisor = _isolations(path, header.get("gvisor-isolations", Isolation.SHARED.value))
+    if under_shared is not None and len(gvisor) < len(Isolation):
+        raise ValueError(f"{path.name}: its verdict differs between the isolations (under-shared), "
+                         "so it runs in both under gVisor too: add 'gvisor-isolations: shared, per_test'")
     return Attack(path.stem, header["problem"], verdict, header["attack"], seconds, code,
-                  header.get("under-runsc"), _under_shared(path, header.get("under-shared")))
+                  header.get("under-runsc"), under_shared, gvisor)
+
+
+def _isolations(path: Path, text: str) -> tuple[Isolation, ...]:
+    try:
+        return tuple(Isolation(name.strip()) for name in text.split(","))
+    except ValueError as exc:
+        raise ValueError(f"{path.name}: gvisor-isolations takes {[i.value for i in Isolation]}, "
+                         f"not {text!r}") from exc
 
 
 def _under_shared(path: Path, text: str | None) -> tuple[set[Verdict], str] | None:

@@ -1,6 +1,7 @@
 # problem: bleu_1gram
 # verdict: wrong_answer
 # under-shared: accepted; the daemon is killed after the first test, but the file it left stays in the /tmp the submission's tests share
+# gvisor-isolations: shared, per_test
 # attack: forks a double-forked daemon that recreates a /tmp file every millisecond, racing the cleanup; later tests look for the file
 # max-seconds: 20
 import contextlib

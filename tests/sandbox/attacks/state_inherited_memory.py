@@ -1,6 +1,7 @@
 # problem: bleu_1gram
 # verdict: wrong_answer
 # under-shared: accepted; the later tests run in the same process, so the marker is in its own memory; the next submission gets a fresh container
+# gvisor-isolations: shared, per_test
 # attack: the first test prints a marker built at run time; later tests read the memory they inherited from the supervisor (/proc/self/mem after PR_SET_DUMPABLE) and answer right (and print it again) only if the marker is there
 # max-seconds: 30
 import ctypes

@@ -1,6 +1,7 @@
 # problem: bleu_1gram
 # verdict: wrong_answer
 # under-shared: accepted; the module is loaded once per submission, so its globals, builtins, sys.modules and environment are shared by its tests, as in every function judge; nothing passes to the next submission
+# gvisor-isolations: shared, per_test
 # attack: keeps state in module globals, builtins, sys.modules, os.environ and standard modules the spawner loaded ahead (unicodedata, statistics) in the first test; later tests look for it
 # max-seconds: 20
 import builtins

@@ -1,6 +1,7 @@
 # problem: bleu_1gram
 # verdict: wrong_answer
 # under-shared: accepted; the tests of a submission share one process and its /tmp; the next submission gets a fresh container
+# gvisor-isolations: shared, per_test
 # attack: leaves a directory nested 100 levels deep in /tmp (deeper than the open-file limit a recursive removal needs); later tests look for its name
 # max-seconds: 20
 import math

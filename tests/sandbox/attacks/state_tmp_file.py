@@ -1,6 +1,7 @@
 # problem: bleu_1gram
 # verdict: wrong_answer
 # under-shared: accepted; the tests of a submission share one process and its /tmp; the next submission gets a fresh container
+# gvisor-isolations: shared, per_test
 # attack: leaves a world-writable file in /tmp in the first test; later tests answer right only if they find it
 # max-seconds: 20
 import math

@@ -1,6 +1,7 @@
 # problem: bleu_1gram
 # verdict: wrong_answer
 # under-shared: accepted; the tests of a submission share one process and its /tmp; the next submission gets a fresh container
+# gvisor-isolations: shared, per_test
 # attack: leaves /tmp entries that a careless cleanup misses: dot files, names with newlines and invalid UTF-8, a mode-000 directory, a symlink loop, a FIFO and a unix socket
 # max-seconds: 20
 import contextlib
