@@ -208,6 +208,13 @@ def eager_queue(fast_settings: Settings, exec_sandbox: ExecSandbox) -> Iterator[
         patch.setattr(worker_tasks, "worker_sandbox", lambda: exec_sandbox)
         patch.setattr(worker_tasks, "_sandbox", lambda: exec_sandbox)
         yield queue
+    # Pools made meanwhile (a read of the broker, a Celery call not routed through send_task)
+    # hold connections to the dead broker: dropped, so that whatever runs next in this process
+    # (a stack test after these, as a parallel worker may run it) gets the session's own broker.
+    if celery._pool is not None:
+        celery._pool.force_close_all()
+        celery._pool = None
+    celery.amqp._producer_pool = None
 
 
 @pytest.fixture(scope="package", autouse=True)
