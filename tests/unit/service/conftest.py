@@ -245,6 +245,15 @@ def broker_remembers(local_keys: LocalKeys) -> None:
 
 
 @pytest.fixture(autouse=True)
+def settings_stay_the_layers(fast_settings: Settings) -> Iterator[None]:
+    """A test changes a setting with ``monkeypatch.setattr(get_settings(), ...)``, never by
+    clearing the cache: a new Settings object would outlive the test, and tests that change
+    ``fast_settings`` afterwards (as any test after it in this process may) would change nothing."""
+    yield
+    assert get_settings() is fast_settings, "a test left other settings than the layer's"
+
+
+@pytest.fixture(autouse=True)
 def bus_is_up(local_bus: LocalBus, monkeypatch: pytest.MonkeyPatch) -> None:
     local_bus.come_back()
     monkeypatch.setattr(notifications, "_quiet_until", 0.0)  # no pause left by an earlier failure

@@ -162,7 +162,8 @@ def test_an_unreachable_queue_is_503_and_the_submission_is_kept(client: TestClie
                       **{"Idempotency-Key": "outage"})
     assert again.status_code == 202 and again.json()["id"] == listed["items"][0]["id"]
     assert len(eager_queue.sent) == sent and again.json()["status"] == "queued"
-    assert worker_tasks.recover_stale() == [again.json()["id"]]
+    # (Rows other tests of this process left queued may be recovered beside it.)
+    assert again.json()["id"] in worker_tasks.recover_stale()
     judged = client.get(f"{SUBMISSIONS}/{again.json()['id']}", headers=bearer(token)).json()
     assert judged["status"] == "done" and judged["verdict"] == "accepted"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import pytest
@@ -42,12 +42,8 @@ def new_user_id(client: TestClient) -> Callable[[], int]:
 
 
 @pytest.fixture
-def allow_private(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("JUDGE_WEBHOOK_ALLOW_PRIVATE", "true")
-    get_settings.cache_clear()
-    yield
-    monkeypatch.undo()
-    get_settings.cache_clear()
+def allow_private(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(get_settings(), "webhook_allow_private", True)
 
 
 def pending(user_id: int, url: str, count: int = 1, leased: bool = False,

@@ -6,7 +6,7 @@ and admins' to read; a batch gets one batch.done; the signing secret is read and
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import pytest
@@ -31,17 +31,8 @@ SLUG = "fast_webhook_ratio"
 
 
 @pytest.fixture
-def settings_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    """Set JUDGE_* variables for one test; the settings are read again with them, and after."""
-    yield monkeypatch
-    monkeypatch.undo()
-    get_settings.cache_clear()
-
-
-@pytest.fixture
-def allow_private(settings_env: pytest.MonkeyPatch) -> None:
-    settings_env.setenv("JUDGE_WEBHOOK_ALLOW_PRIVATE", "true")
-    get_settings.cache_clear()
+def allow_private(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(get_settings(), "webhook_allow_private", True)
 
 
 @pytest.fixture(scope="module")
@@ -72,9 +63,8 @@ def test_the_schedule_backs_off_to_hourly_and_gives_up_after_a_day() -> None:
     assert next_attempt(created, day + timedelta(seconds=1), 21) is None
 
 
-def test_a_short_schedule_from_the_settings_repeats_its_last_wait(settings_env: pytest.MonkeyPatch) -> None:
-    settings_env.setenv("JUDGE_WEBHOOK_BACKOFF_SECONDS", "[0.5, 2]")
-    get_settings.cache_clear()
+def test_a_short_schedule_from_the_settings_repeats_its_last_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(get_settings(), "webhook_backoff_seconds", (0.5, 2.0))
     created = datetime(2026, 1, 1)
     assert [(next_attempt(created, created, n) - created).total_seconds()  # type: ignore[operator]
             for n in (1, 2, 3)] == [0.5, 2, 2]
@@ -184,9 +174,8 @@ def test_deliveries_are_the_senders_and_admins_only(
 
 def test_pending_deliveries_are_capped_per_user(
         client: TestClient, new_user: Callable[[], str], eager_queue: EagerQueue,
-        allow_private: None, settings_env: pytest.MonkeyPatch) -> None:
-    settings_env.setenv("JUDGE_WEBHOOK_MAX_PENDING_PER_USER", "1")
-    get_settings.cache_clear()
+        allow_private: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(get_settings(), "webhook_max_pending_per_user", 1)
     token = new_user()
     body = {"problem": "secret_lookup", "code": REFERENCE, "callback_url": HOOK}
     with eager_queue.hold():
