@@ -6,32 +6,20 @@ broker that restarts empty."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from sandbox.docker_runner import LABEL, OWNER_LABEL, DockerSandbox, remove_container
+from sandbox.docker_runner import LABEL, DockerSandbox, remove_container
+from tests.utils.containers import held_by_a_live_process, this_sessions
 from tests.utils.service_fixtures import free_port
 
 ORPHAN_GRACE = 30.0
-
-
-def _held_by_a_live_process(summary: dict[str, Any]) -> bool:
-    host, _, pid = ((summary.get("Labels") or {}).get(OWNER_LABEL) or "").rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 @pytest.fixture(autouse=True)
@@ -39,11 +27,14 @@ def no_container_left(docker_sandbox: DockerSandbox) -> Iterator[None]:
     yield
     api = docker_sandbox.client.api
     deadline = time.monotonic() + ORPHAN_GRACE
-    while running := [c for c in api.containers(filters={"label": LABEL}) if not _held_by_a_live_process(c)]:
+    while running := [c for c in api.containers(filters={"label": LABEL}) if not held_by_a_live_process(c)]:
         assert time.monotonic() < deadline, f"{len(running)} sandbox containers still run"
         time.sleep(0.5)
+    # Stopped leftovers of a dead process, or of this session: never a live process's of another
+    # test session (a parallel worker's warm containers wait in the created state).
     for leftover in api.containers(all=True, filters={"label": LABEL, "status": ["created", "exited", "dead"]}):
-        remove_container(docker_sandbox.client, leftover["Id"])
+        if not held_by_a_live_process(leftover) or this_sessions([leftover]):
+            remove_container(docker_sandbox.client, leftover["Id"])
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from judge.service.db.models import Submission, SubmissionStatus
 from judge.service.db.session import new_session
 from sandbox.docker_runner import LABEL, DockerSandbox
+from tests.utils.containers import this_sessions
 from tests.utils.fault_workers import Workers
 from tests.utils.service import SLOW_REFERENCE, store_submission, submit, wait_done
 from tests.utils.service_fixtures import Tokens
@@ -121,7 +122,7 @@ def test_a_sandbox_killed_from_outside_is_the_judges_failure(
     _wait(created["id"], lambda r: r.status == SubmissionStatus.RUNNING, timeout=60)
     time.sleep(1.0)  # in the middle of its run (5 tests of 0.6 s)
     killed = 0
-    for container in docker_sandbox.client.api.containers(filters={"label": LABEL}):
+    for container in this_sessions(docker_sandbox.client.api.containers(filters={"label": LABEL})):
         with contextlib.suppress(docker.errors.NotFound, docker.errors.APIError):
             docker_sandbox.client.api.kill(container["Id"])
             killed += 1

@@ -41,6 +41,7 @@ from judge.service.settings import Settings, get_settings
 from judge.validation import VALIDATION_CPU_WEIGHT
 from sandbox.docker_runner import LABEL, DockerSandbox
 from tests.utils import service_env
+from tests.utils.containers import this_sessions
 from tests.utils.service import REFERENCE, bearer, submit, wait_done, wait_version
 from tests.utils.service_fixtures import VALIDATION_WORKER_LOG, WORKER_LOG, Tokens, problem_files
 
@@ -91,8 +92,10 @@ def test_validations_are_routed_to_a_queue_no_judging_worker_consumes() -> None:
 
 
 def _validation_containers(sandbox: DockerSandbox) -> int:
-    """Running sandbox containers with the validations' CPU weight (a learner's have Docker's)."""
-    containers = sandbox.client.containers.list(filters={"label": LABEL})
+    """Running sandbox containers of this session's workers with the validations' CPU weight
+    (a learner's have Docker's)."""
+    ours = {c["Id"] for c in this_sessions(sandbox.client.api.containers(filters={"label": LABEL}))}
+    containers = [c for c in sandbox.client.containers.list(filters={"label": LABEL}) if c.id in ours]
     return sum(c.attrs["HostConfig"]["CpuShares"] == VALIDATION_CPU_WEIGHT for c in containers)
 
 
