@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,6 +60,11 @@ def needs_of(item: pytest.Item) -> set[str]:
     return found
 
 
+# scripts/test runs the suite twice: the tests that may run beside others in parallel workers
+# (JUDGE_TEST_PHASE=parallel), then those marked ``serial`` one at a time (=serial). Unset: all.
+PHASE = os.environ.get("JUDGE_TEST_PHASE", "")
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects: the marks must already be there
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
@@ -67,6 +74,37 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(name)
         if not needs and item.get_closest_marker("unit") is None:
             item.add_marker(pytest.mark.unit)
+    if PHASE in ("parallel", "serial"):
+        keep = [item for item in items if (item.get_closest_marker("serial") is not None) == (PHASE == "serial")]
+        dropped = [item for item in items if item not in keep]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = keep
+
+
+def _encodable(value: Any) -> Any:
+    """value with every lone surrogate in its strings written as its escape."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, dict):
+        return {_encodable(k): _encodable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_encodable(v) for v in value)
+    return value
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_report_to_serializable(config: pytest.Config, report: Any) -> Iterator[None]:
+    """A parallel worker sends each report as UTF-8, and a test of learner text may capture a lone
+    surrogate (in a log line or an assertion's message): its report would kill the worker."""
+    outcome = yield
+    data = outcome.get_result()  # type: ignore[attr-defined]
+    if data is not None:
+        outcome.force_result(_encodable(data))  # type: ignore[attr-defined]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

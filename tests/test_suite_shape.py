@@ -89,3 +89,20 @@ def test_the_root_conftest_marks_tests_by_the_fixtures_they_get() -> None:
     assert collected("stack and docker", *paths) == {stack}
     assert collected("stack and not docker", *paths) == {declared, playwright}  # its live server
     assert collected("browser", *paths) == {playwright}
+
+
+def serial_reasons() -> dict[str, list[str]]:
+    """Each module's `serial` markers, as the reasons they give ("" where none is given)."""
+    found: dict[str, list[str]] = {}
+    for path in python_files(TESTS):
+        text = path.read_text(encoding="utf-8")
+        marks = re.findall(r"pytest\.mark\.serial(?:\(\s*(?:\"([^\"]*)\"|'([^']*)')?)?", text)
+        if marks:
+            found[path.relative_to(ROOT).as_posix()] = [(a or b).strip() for a, b in marks]
+    return found
+
+
+def test_every_serial_test_says_why_it_cannot_run_beside_others() -> None:
+    reasons = serial_reasons()
+    assert reasons, "no test is marked serial: scripts/test's second run would be empty"
+    assert all(why for whys in reasons.values() for why in whys), reasons

@@ -33,7 +33,9 @@ from tests.deploy.judging import (
 )
 from tests.deploy.second_engine import SecondEngine
 
-pytestmark = pytest.mark.docker
+# One worker runs every deploy test: the service image is built once per worker (a session
+# fixture), and two builds at once would take both cores for minutes.
+pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deploy")]
 
 SUBMISSIONS = 30
 ORPHAN_GRACE = 30.0

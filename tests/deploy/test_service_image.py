@@ -26,7 +26,9 @@ from tests.deploy.judging import private_prefix, received, send, stage, wait_don
 from tests.utils.service_env import FIXTURE_PROBLEMS, PG_ADMIN_URL, drop_postgres_database
 from tests.utils.service_fixtures import free_port
 
-pytestmark = pytest.mark.docker
+# One worker runs every deploy test: the service image is built once per worker (a session
+# fixture), and two builds at once would take both cores for minutes.
+pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deploy")]
 
 SHIPPED = Path(__file__).resolve().parents[2] / "problems"
 TEST_LABEL = "metrics-judge.deploy-test"  # on the service containers these tests start

@@ -26,7 +26,9 @@ from tests.utils.api_server import api_server
 from tests.utils.service import REFERENCE
 from tests.utils.service_fixtures import Tokens
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, pytest.mark.serial(
+    "measures how the API answers under its own load: other tests' load on the same two cores "
+    "would be counted against it")]
 
 SUBMISSIONS = 100
 WAITERS = 200
