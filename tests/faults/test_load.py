@@ -24,6 +24,7 @@ from judge.service.settings import Settings
 from tests.utils.accounts import make_account, unique
 from tests.utils.api_server import api_server
 from tests.utils.service import REFERENCE
+from tests.utils.service_env import CHEAP_HASHING
 from tests.utils.service_fixtures import Tokens
 
 pytestmark = [pytest.mark.docker, pytest.mark.serial(
@@ -156,7 +157,7 @@ def test_other_routes_answer_while_80_sign_ins_fail(tmp_path: Path) -> None:
     rate limit never stops them: only the hashing pool does). The pool stays full (answers 429
     busy at once) and /healthz and GET /me go on answering as when idle; the benchmark
     benchmarks/sign_in_flood.py holds the 100 ms target, this only catches a freeze."""
-    with api_server(tmp_path / "api.log", unset=("JUDGE_API_NICENESS",)) as base:
+    with api_server(tmp_path / "api.log", unset=("JUDGE_API_NICENESS", *CHEAP_HASHING)) as base:
         token = make_account().token
         idle = probe_routes(base, token, lambda: time.sleep(3))
         answers: Counter[str] = Counter()

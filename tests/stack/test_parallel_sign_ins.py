@@ -27,6 +27,7 @@ from judge.service.db.session import session_scope
 from tests.utils.accounts import PASSWORD, forget_failures, make_account, unique
 from tests.utils.api_server import api_server
 from tests.utils.service import bearer
+from tests.utils.service_env import CHEAP_HASHING
 
 # uvicorn on the session's database (PostgreSQL here), which the module's own fixture starts.
 pytestmark = pytest.mark.stack
@@ -141,7 +142,7 @@ def test_a_full_hashing_pool_answers_busy_at_once(tmp_path: Path) -> None:
     and costing no check."""
     env = {"JUDGE_PASSWORD_HASH_WORKERS": "1", "JUDGE_PASSWORD_HASH_QUEUE": "2",
            "JUDGE_PASSWORD_TIME_COST": SLOW_COST}
-    with api_server(tmp_path / "api.log", env=env) as base:
+    with api_server(tmp_path / "api.log", env=env, unset=tuple(CHEAP_HASHING)) as base:
         before = checks(base)
         answers = burst(base, [(unique(f"busy{n}"), "wrong guess", f"10.40.0.{n}") for n in range(10)])
         assert Counter(a.status for a in answers) == {401: 3, 429: 7}
@@ -160,7 +161,7 @@ def test_other_routes_answer_while_the_hashing_pool_is_full(tmp_path: Path) -> N
     GET /me and /healthz answer while all but the first few are still waiting."""
     env = {"JUDGE_PASSWORD_HASH_WORKERS": "1", "JUDGE_PASSWORD_HASH_QUEUE": "60",
            "JUDGE_PASSWORD_TIME_COST": SLOW_COST}
-    with api_server(tmp_path / "api.log", env=env) as base:
+    with api_server(tmp_path / "api.log", env=env, unset=tuple(CHEAP_HASHING)) as base:
         account = make_account()
         answers = burst(base, [(unique(f"slow{n}"), "wrong guess", f"10.50.{n}.1") for n in range(60)],
                         wait=False)

@@ -55,6 +55,14 @@ def drop_broker_keys(prefix: str) -> None:
         client.delete(*keys[start:start + 500])
 
 
+# argon2id at its deployed cost (64 MiB, 3 passes, 4 lanes) is about a third of a second of CPU
+# a hash, and the suite makes hundreds of accounts and sign-ins that test anything but that
+# cost. The tests of the cost itself (the hashing pool under a flood) start their servers with
+# these names unset, so at the deployed values.
+CHEAP_HASHING = {"JUDGE_PASSWORD_TIME_COST": "1", "JUDGE_PASSWORD_MEMORY_KIB": "8192",
+                 "JUDGE_PASSWORD_PARALLELISM": "1"}
+
+
 def configure() -> dict[str, str]:
     """Set JUDGE_* variables for this test session; return what was chosen."""
     in_ci = os.environ.get("CI", "").lower() == "true"
@@ -81,5 +89,6 @@ def configure() -> dict[str, str]:
     # An app run in this process (TestClient) must leave the test process's priority alone;
     # servers started as processes of their own get the default back (tests/faults/test_load.py).
     chosen["JUDGE_API_NICENESS"] = "0"
+    chosen.update(CHEAP_HASHING)
     os.environ.update(chosen)
     return chosen
