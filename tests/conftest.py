@@ -60,6 +60,25 @@ def needs_of(item: pytest.Item) -> set[str]:
     return found
 
 
+# The session's `judge serve` (directly, or as the embedded half of ``service``) takes a quarter
+# of a minute to start. Under pytest-xdist each worker would start its own for the tests it gets,
+# so those tests are kept on one worker (``--dist loadgroup``). A module whose own fixture is as
+# costly says so with ``pytestmark = pytest.mark.xdist_group(...)``.
+SERVE_FIXTURES = {(SERVICE_FIXTURES, "serve_process"), (SERVICE_FIXTURES, "embedded")}
+
+
+def parallel_group(item: pytest.Item) -> str | None:
+    """"judge-serve" for a test of the session's `judge serve`, else None."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("service") == "embedded":
+        return "judge-serve"
+    info = getattr(item, "_fixtureinfo", None)
+    for name, definitions in (info.name2fixturedefs.items() if info is not None else ()):
+        if (str(definitions[-1].func.__module__), name) in SERVE_FIXTURES:
+            return "judge-serve"
+    return None
+
+
 # scripts/test runs the suite twice: the tests that may run beside others in parallel workers
 # (JUDGE_TEST_PHASE=parallel), then those marked ``serial`` one at a time (=serial). Unset: all.
 PHASE = os.environ.get("JUDGE_TEST_PHASE", "")
@@ -74,6 +93,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(name)
         if not needs and item.get_closest_marker("unit") is None:
             item.add_marker(pytest.mark.unit)
+        group = parallel_group(item)
+        if group and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
     if PHASE in ("parallel", "serial"):
         keep = [item for item in items if (item.get_closest_marker("serial") is not None) == (PHASE == "serial")]
         dropped = [item for item in items if item not in keep]

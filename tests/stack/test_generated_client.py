@@ -31,7 +31,8 @@ from judge.service.webhooks.signing import verify
 from sandbox.docker_runner import DockerSandbox
 from tests.utils.service_fixtures import Serve, start_serve
 
-pytestmark = [pytest.mark.slow, pytest.mark.stack, pytest.mark.docker]
+# On one parallel worker: the module's fixture generates the client (about 20 s) once.
+pytestmark = [pytest.mark.slow, pytest.mark.stack, pytest.mark.docker, pytest.mark.xdist_group("generated-client")]
 
 ROOT = Path(__file__).resolve().parents[2]
 BLEU = ROOT / "problems" / "bleu_1gram"
