@@ -30,7 +30,11 @@ def attack_sandbox(docker_sandbox: DockerSandbox) -> DockerSandbox:
     return DockerSandbox(docker_sandbox.image, docker_sandbox.client, runtime=RUNTIME)
 
 
+# One parallel worker runs them all, one at a time, as a serial run would: several gVisor
+# sandboxes at once on two cores let a memory bomb's sandbox be killed whole (exit 137, not
+# reported as out of memory) before gVisor's own limit takes the learner's process.
 @pytest.mark.docker
+@pytest.mark.xdist_group("gvisor")
 @pytest.mark.parametrize(("attack", "isolation"), RUNS,
                          ids=[f"{isolation.value}-{attack.name}" for attack, isolation in RUNS])
 def test_attack_under_gvisor(attack: Attack, isolation: Isolation, attack_sandbox: DockerSandbox) -> None:

@@ -31,7 +31,7 @@ ROLES = ["learner", "instructor", "admin", None]  # None: no credentials at all
 
 
 @pytest.fixture(autouse=True)
-def no_failures() -> None:
+def no_failures(client: TestClient) -> None:  # after the app: its start-up made the tables
     forget_failures()
 
 

@@ -39,14 +39,20 @@ SLOW_COST = "40"  # argon2 passes: about 1.3 s a check on this machine, far long
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with api_server(tmp_path_factory.mktemp("sign-ins") / "api.log",
-                    env={"JUDGE_PASSWORD_HASH_QUEUE": DEEP_QUEUE}) as base:
+    folder = tmp_path_factory.mktemp("sign-ins")
+    with api_server(folder / "api.log", env={"JUDGE_PASSWORD_HASH_QUEUE": DEEP_QUEUE, **own_metrics(folder)}) as base:
         yield base
 
 
 @pytest.fixture(autouse=True)
 def no_failures(server: str) -> None:  # after the server: its start-up made the tables
     forget_failures()
+
+
+def own_metrics(folder: Path) -> dict[str, str]:
+    """The server's metrics in a folder of its own: its /metrics then counts its own hashes,
+    never those of another server of this test process (nor loses a stopped one's)."""
+    return {"PROMETHEUS_MULTIPROC_DIR": str(folder / "metrics")}
 
 
 def checks(base: str) -> int:
@@ -142,7 +148,7 @@ def test_a_full_hashing_pool_answers_busy_at_once(tmp_path: Path) -> None:
     and costing no check."""
     env = {"JUDGE_PASSWORD_HASH_WORKERS": "1", "JUDGE_PASSWORD_HASH_QUEUE": "2",
            "JUDGE_PASSWORD_TIME_COST": SLOW_COST}
-    with api_server(tmp_path / "api.log", env=env, unset=tuple(CHEAP_HASHING)) as base:
+    with api_server(tmp_path / "api.log", env={**env, **own_metrics(tmp_path)}, unset=tuple(CHEAP_HASHING)) as base:
         before = checks(base)
         answers = burst(base, [(unique(f"busy{n}"), "wrong guess", f"10.40.0.{n}") for n in range(10)])
         assert Counter(a.status for a in answers) == {401: 3, 429: 7}
@@ -161,7 +167,7 @@ def test_other_routes_answer_while_the_hashing_pool_is_full(tmp_path: Path) -> N
     GET /me and /healthz answer while all but the first few are still waiting."""
     env = {"JUDGE_PASSWORD_HASH_WORKERS": "1", "JUDGE_PASSWORD_HASH_QUEUE": "60",
            "JUDGE_PASSWORD_TIME_COST": SLOW_COST}
-    with api_server(tmp_path / "api.log", env=env, unset=tuple(CHEAP_HASHING)) as base:
+    with api_server(tmp_path / "api.log", env={**env, **own_metrics(tmp_path)}, unset=tuple(CHEAP_HASHING)) as base:
         account = make_account()
         answers = burst(base, [(unique(f"slow{n}"), "wrong guess", f"10.50.{n}.1") for n in range(60)],
                         wait=False)

@@ -32,7 +32,9 @@ from judge.service.webhooks.outbox import enqueue
 from tests.utils.service_fixtures import _started, _stopped
 from tests.utils.webhook_fairness import Prompt, Stalled, new_user, write_deliveries
 
-pytestmark = pytest.mark.stack  # the session's database and broker, no Docker
+pytestmark = [pytest.mark.stack,  # the session's database and broker, no Docker
+              pytest.mark.serial("bounds another user's delivery delay by half the attempt timeout: "
+                                 "other tests' load on the two cores would stretch it")]
 
 TIMEOUT_SECONDS = 3.0
 THREADS = 4  # in each of the two workers: twice the bound, so others always find one free

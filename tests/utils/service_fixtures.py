@@ -30,8 +30,12 @@ from tests.conftest import FIXTURES
 
 
 def _started(command: list[str], log: Path) -> subprocess.Popen[bytes]:
+    # The workers' metrics in a folder of their own: the test process's in-process app counts
+    # deltas of its own work, which a worker's background work (recovery, a late retry) would
+    # otherwise add to whenever it comes.
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(log.parent / f"metrics-{log.stem}")}
     with log.open("wb") as sink:
-        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=os.environ.copy())
+        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
     while b"ready." not in log.read_bytes():
         assert process.poll() is None, log.read_text()

@@ -61,7 +61,7 @@ def cheap_hashes() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def no_failures() -> None:
+def no_failures(client: TestClient) -> None:  # after the app: its start-up made the tables
     forget_failures()
 
 

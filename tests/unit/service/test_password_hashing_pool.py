@@ -32,7 +32,7 @@ HELD = "a guess the test holds in the verifier"
 
 
 @pytest.fixture(autouse=True)
-def no_failures() -> None:
+def no_failures(client: TestClient) -> None:  # after the app: its start-up made the tables
     forget_failures()
 
 
