@@ -20,9 +20,11 @@ _started = 0.0
 
 def pytest_configure(config: pytest.Config) -> None:
     global _sink, _started
-    path = os.environ.get("JUDGE_TEST_TIMINGS")
-    # Only the controller writes (xdist's workers have workerinput): each report reaches it once.
-    if path and not hasattr(config, "workerinput"):
+    if hasattr(config, "workerinput"):
+        return  # only the controller writes: every worker's reports reach it, each once
+    # Taken out of the environment: a pytest that a test runs (a collection, say) is not this run.
+    path = os.environ.pop("JUDGE_TEST_TIMINGS", None)
+    if path:
         _sink = Path(path).open("a", encoding="utf-8")  # noqa: SIM115 - open for the whole run
         _started = time.monotonic()
 
