@@ -110,36 +110,35 @@ def trickled_then_silent(exchange: Exchange) -> None:
     time.sleep(10)
 
 
-@pytest.mark.parametrize("events", [trickled_body, trickled_headers, trickled_then_silent],
-                         ids=["body", "headers", "silent after a trickle"])
-def test_submit_timeout_holds_against_a_trickling_event_stream(tmp_path: Path, events: Route) -> None:
+def submitted_with_a_deadline(tmp_path: Path, route: str, follow: Route) -> tuple[Any, list[str], float]:
+    """`judge-client submit --timeout 2` against a judge that queues submission 7 and answers
+    ``route`` with ``follow``: the run's result, what the judge was asked, and the seconds taken."""
     solution = tmp_path / "solution.py"
     solution.write_text("def f():\n    pass\n")
-    routes = {"/api/v1/submissions": answer({"id": 7, "status": "queued"}, status=201),
-              "/api/v1/submissions/7/events": events}
+    routes = {"/api/v1/submissions": answer({"id": 7, "status": "queued"}, status=201), route: follow}
     with hostile_judge(routes) as judge:
         started = time.monotonic()
         done = run_client(judge, "submit", str(solution), "--problem", "f", "--timeout", "2", home=tmp_path)
         took = time.monotonic() - started
     assert done.exit_code == 2, done.output
     assert "submission 7 is not judged after 2 s" in done.stderr
+    return done, judge.asked, took
+
+
+@pytest.mark.parametrize("events", [trickled_body, trickled_headers, trickled_then_silent],
+                         ids=["body", "headers", "silent after a trickle"])
+def test_submit_timeout_holds_against_a_trickling_event_stream(tmp_path: Path, events: Route) -> None:
+    _, _, took = submitted_with_a_deadline(tmp_path, "/api/v1/submissions/7/events", events)
     # The deadline is 2 s and each trickle lasts 10 s or more, all of which the client once
     # waited out; the margin is for a loaded machine, not for the client.
     assert took < 5.0, f"{took:.1f} s"
 
 
 def test_submit_timeout_holds_against_a_trickling_long_poll(tmp_path: Path) -> None:
-    solution = tmp_path / "solution.py"
-    solution.write_text("def f():\n    pass\n")
-    routes = {"/api/v1/submissions": answer({"id": 7, "status": "queued"}, status=201),
-              "/api/v1/submissions/7": streamed((b" " for _ in range(100)), every=0.2)}  # no events route
-    with hostile_judge(routes) as judge:
-        started = time.monotonic()
-        done = run_client(judge, "submit", str(solution), "--problem", "f", "--timeout", "2", home=tmp_path)
-        took = time.monotonic() - started
-    assert done.exit_code == 2, done.output
-    assert "submission 7 is not judged after 2 s" in done.stderr
-    assert "GET /api/v1/submissions/7" in judge.asked
+    # No events route: the client follows with long polls, which trickle.
+    _, asked, took = submitted_with_a_deadline(tmp_path, "/api/v1/submissions/7",
+                                               streamed((b" " for _ in range(100)), every=0.2))
+    assert "GET /api/v1/submissions/7" in asked
     assert took < 7.0, f"{took:.1f} s"  # the deadline, the poll's grace (POLL_GRACE, 2 s), a margin
 
 

@@ -19,11 +19,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judge.service.db.models import Submission, SubmissionStatus
-from judge.service.db.session import new_session
 from sandbox.docker_runner import LABEL, DockerSandbox
 from tests.utils.containers import this_sessions
 from tests.utils.fault_workers import Workers
-from tests.utils.service import SLOW_REFERENCE, store_submission, submit, wait_done
+from tests.utils.service import SLOW_REFERENCE, store_submission, stored_row, submit, wait_done
 from tests.utils.service_fixtures import Tokens
 from tests.utils.socket_proxy import SocketProxy
 
@@ -38,18 +37,10 @@ def workers(client: TestClient, tmp_path: Path) -> Iterator[Workers]:
     pool.stop_all()
 
 
-def _row(submission_id: int) -> Submission:
-    with new_session() as session:
-        row = session.get(Submission, submission_id)
-        assert row is not None
-        session.expunge(row)
-        return row
-
-
 def _wait(submission_id: int, until: Callable[[Submission], bool], timeout: float) -> Submission:
     deadline = time.monotonic() + timeout
     while True:
-        row = _row(submission_id)
+        row = stored_row(submission_id)
         if until(row):
             return row
         assert time.monotonic() < deadline, f"submission {submission_id}: {row.status}"
@@ -81,7 +72,7 @@ def test_an_engine_outage_is_waited_out(workers: Workers, tokens: Tokens, client
     for _ in range(ENGINE_OUTAGE_SECONDS // 14):  # looked at all through the outage, not only at its end
         time.sleep(14)
         for submission_id in ids:
-            row = _row(submission_id)
+            row = stored_row(submission_id)
             assert row.status == SubmissionStatus.QUEUED and row.attempts == 0 and row.verdict is None
         assert client.get("/healthz").status_code == 200
     proxy.restore()
@@ -130,7 +121,7 @@ def test_a_sandbox_killed_from_outside_is_the_judges_failure(
     done = wait_done(client, tokens.learner, created["id"], timeout=120)
     # Retried in a fresh container, never the learner's runtime_error.
     assert done["verdict"] == "accepted"
-    assert _row(created["id"]).attempts == 2
+    assert stored_row(created["id"]).attempts == 2
 
 
 def test_a_worker_killed_mid_run_is_taken_over_once_its_lease_expires(

@@ -75,3 +75,15 @@ def store_submission(user: str = "test-learner", problem: str = "secret_lookup",
         session.add(submission)
         session.flush()
         return submission.id
+
+
+def stored_row(submission_id: int) -> Any:
+    """The submission's row as the database holds it now, detached from its session."""
+    from judge.service.db.models import Submission
+    from judge.service.db.session import new_session
+
+    with new_session() as session:
+        row = session.get(Submission, submission_id)
+        assert row is not None
+        session.expunge(row)
+        return row

@@ -17,13 +17,13 @@ from sqlalchemy.orm import Session
 
 import judge.service.tasks as worker_tasks
 from judge.service import jobs, lifecycle
-from judge.service.db.models import Submission, SubmissionStatus
+from judge.service.db.models import SubmissionStatus
 from judge.service.db.session import new_session
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.local_bus import LocalBus
 from tests.unit.service.test_metrics import Samples, scrape, value
-from tests.utils.service import store_submission
+from tests.utils.service import store_submission, stored_row
 
 HOOK = "http://127.0.0.1:9/hook"  # never posted to: the delivery's message is held
 # tokens: the learner the rows belong to; refused_connections: a scrape of /metrics tries the broker
@@ -66,14 +66,6 @@ def lose_commit_reply(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[boo
     yield arm
 
 
-def _row(submission_id: int) -> Submission:
-    with new_session() as session:
-        row = session.get(Submission, submission_id)
-        assert row is not None
-        session.expunge(row)
-        return row
-
-
 def _grown(before: Samples, after: Samples, name: str, **labels: str) -> float:
     return value(after, name, **labels) - value(before, name, **labels)
 
@@ -96,7 +88,7 @@ def test_a_commit_whose_reply_was_lost_is_followed_through_once(
         hints = list(held)
         held.clear()  # never delivered: the receiver is nobody
     after = scrape(client)
-    row = _row(submission_id)
+    row = stored_row(submission_id)
     assert row.status == SubmissionStatus.DONE and row.verdict == "accepted"
     assert local_bus.changes_of(submission_id) == [("running", None), ("done", "accepted")]
     assert _grown(before, after, "judge_verdicts_total", verdict="accepted", mode="submit") == 1
@@ -136,7 +128,7 @@ def test_a_commit_that_did_not_land_is_not_taken_for_one(
     before = scrape(client)
     # The retry finds the claim still running under its lease: recovery takes it once it lapses.
     assert worker_tasks.grade_submission.apply(args=[submission_id], throw=False).get() == "skipped"
-    row = _row(submission_id)
+    row = stored_row(submission_id)
     assert row.status == SubmissionStatus.RUNNING and row.verdict is None
     assert local_bus.changes_of(submission_id) == [("running", None)]
     assert _grown(before, scrape(client), "judge_verdicts_total", verdict="accepted", mode="submit") == 0
