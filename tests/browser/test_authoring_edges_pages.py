@@ -31,7 +31,9 @@ from tests.unit.service.helpers import RATIO, ratio_files  # noqa: E402
 pytestmark = [pytest.mark.browser, pytest.mark.docker]
 
 VALIDATED = 150_000  # ms: a version validated in the sandbox (the reference twice, a wrong solution)
-JUDGED = 60_000  # ms: a submission judged in the sandbox by the session worker
+# ms: a submission judged in the sandbox by the session worker. Only a bound on the wait, not a
+# speed: beside the suite's other parallel workers, a draft's run took over a minute once.
+JUDGED = 180_000
 HALF = "def ratio(hits, total):\n    return 0.5\n"  # right on the public test only
 BAD_HINT = "## Start\n\nDivide $h$ by $t$.\n\n## Next\n\nThen $\\frac{h}$ it is.\n"
 

@@ -28,7 +28,9 @@ from tests.utils.fault_workers import Workers
 from tests.utils.service import SLOW_REFERENCE
 from tests.utils.service_fixtures import Tokens
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, pytest.mark.serial(
+    "a second Docker engine, and bounds on how soon leftovers are swept: other tests' load on "
+    "the two cores stretches both past them")]
 GONE_WITHIN = 30.0  # seconds: well inside a minute, the old sweep's period and abandonment age
 
 
