@@ -23,9 +23,9 @@ from sandbox.docker_runner import LABEL, WARM_LABEL, DockerSandbox, container_op
 from sandbox.interface import Limits
 from tests.deploy.second_engine import SecondEngine
 from tests.faults.conftest import ORPHAN_GRACE
-from tests.faults.test_faults import _queued, _row, _wait
+from tests.faults.test_faults import _queued, _wait
 from tests.utils.fault_workers import Workers
-from tests.utils.service import SLOW_REFERENCE
+from tests.utils.service import SLOW_REFERENCE, stored_row
 from tests.utils.service_fixtures import Tokens
 
 pytestmark = [pytest.mark.docker, pytest.mark.serial(
@@ -152,7 +152,7 @@ def test_a_worker_sweeps_while_idle_and_while_judging(workers: Workers, engine: 
     _wait(submission_id, lambda r: r.status == SubmissionStatus.RUNNING, timeout=60)
     busy_one = _leftover(engine, docker_sandbox.image)
     while _exists(engine, busy_one):
-        assert _row(submission_id).status == SubmissionStatus.RUNNING, "not swept while judging"
+        assert stored_row(submission_id).status == SubmissionStatus.RUNNING, "not swept while judging"
         time.sleep(0.2)
     done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=60)
     assert done.verdict == "accepted"
