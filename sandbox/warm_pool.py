@@ -124,12 +124,16 @@ class WarmPool(Generic[K, T]):
         with self._cond:
             if self._closed:
                 return None
-            filling = key in self._idle  # the first take of a key only starts its filling
+            filling = key in self._idle
             queue = self._want(key)
+            if not filling:
+                # The first take of a key only starts its filling: returning here, before the
+                # lock is let go, keeps an item the thread makes at once from being taken cold.
+                return None
         deadline = time.monotonic() + wait
         while True:
             with self._cond:
-                if not queue and filling:
+                if not queue:
                     self._starve()
                     while not queue and not self._closed:
                         left = deadline - time.monotonic()
