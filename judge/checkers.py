@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
-from sandbox.inside.codec import Opaque
+from sandbox.interface import Opaque
 
 
 class CheckerError(ValueError):

@@ -31,8 +31,7 @@ from judge.results import (
 )
 from judge.static_checks import check_source
 from judge.value_types import TypeSpecError, from_json
-from sandbox.inside.protocol import CallResult, Outcome
-from sandbox.interface import Sandbox
+from sandbox.interface import CallResult, Outcome, Sandbox
 
 TRY_NAME = "your input"
 MAX_ARGUMENT_BYTES = 64 * 1024  # of the arguments' JSON: a try is one call, not a data set

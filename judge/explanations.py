@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, Literal
 
 from judge.checkers import Mismatch, type_name
-from sandbox.inside.codec import Opaque
+from sandbox.interface import Opaque
 
 SHOW = 80
 

@@ -23,9 +23,17 @@ from judge.results import (
 )
 from judge.static_checks import check_source
 from judge.stored_values import shown
-from sandbox.inside import codec
-from sandbox.inside.protocol import AS_SENT, CallResult, Outcome
-from sandbox.interface import Limits, Payload, Sandbox, SandboxRun, TestInput
+from sandbox.interface import (
+    AS_SENT,
+    CallResult,
+    Limits,
+    Outcome,
+    Payload,
+    Sandbox,
+    SandboxRun,
+    TestInput,
+    encode,
+)
 
 OUTCOME_STATUS = {
     Outcome.TIMEOUT: TestStatus.TIME_LIMIT_EXCEEDED,
@@ -58,8 +66,8 @@ def run_order(problem: Problem, include_hidden: bool, rng: random.Random | None 
 
 
 def _encode(test: TestCase) -> TestInput:
-    return TestInput([codec.encode(a) for a in test.args],
-                     {k: codec.encode(v) for k, v in test.kwargs.items()})
+    return TestInput([encode(a) for a in test.args],
+                     {k: encode(v) for k, v in test.kwargs.items()})
 
 
 def _expected(test: TestCase) -> Any:

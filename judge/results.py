@@ -11,7 +11,7 @@ from judge.stored_values import cut, shown, within_budget
 from judge.text_safety import UNSAFE
 from judge.text_safety import display_safe as display_safe  # re-exported: many modules take
 from judge.text_safety import safe_text as safe_text  # these two from the results schema
-from sandbox.inside.codec import Opaque
+from sandbox.interface import Opaque
 
 
 class TestStatus(StrEnum):

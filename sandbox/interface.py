@@ -1,7 +1,9 @@
 """The small interface through which the judge uses a sandbox: run a payload, get each call's
 result as the host decided it.
 
-The judge never sees Docker; tests swap in a fake that implements ``Sandbox``.
+The judge never sees Docker; tests swap in a fake that implements ``Sandbox``. This module is
+the engine's one door into the sandbox package (``tests/test_layers.py`` holds it): what the engine
+needs of the protocol and the value codec, it imports from here.
 """
 
 from __future__ import annotations
@@ -11,10 +13,28 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
-from sandbox.inside.protocol import CallResult, Isolation, frame
+from sandbox.inside.codec import Opaque, decode, encode
+from sandbox.inside.protocol import AS_SENT, CallResult, Isolation, Outcome, frame
 
-__all__ = ["Isolation", "Limits", "Payload", "Sandbox", "SandboxRun", "SandboxUnavailable",
-           "TestInput"]
+__all__ = [
+    "AS_SENT",
+    "DEFAULT_MEMORY_MB",
+    "DEFAULT_TIME_PER_SUBMISSION",
+    "DEFAULT_TIME_PER_TEST",
+    "MAX_TIME_PER_SUBMISSION",
+    "CallResult",
+    "Isolation",
+    "Limits",
+    "Opaque",
+    "Outcome",
+    "Payload",
+    "Sandbox",
+    "SandboxRun",
+    "SandboxUnavailable",
+    "TestInput",
+    "decode",
+    "encode",
+]
 
 
 # A problem's limits where its problem.toml sets none (judge.problems builds its defaults from

@@ -1,5 +1,7 @@
 """The layers hold: api -> judge.service -> judge (the engine) -> sandbox, and no import cycles
 (the engine without pydantic, which only the service needs);
+the engine uses the sandbox only through ``sandbox.interface`` (so a fake can stand in for it),
+except where it builds the configured sandbox and its command line;
 and what runs inside the sandbox container (sandbox.inside) imports only the standard library
 and itself, since the image holds nothing else.
 
@@ -71,6 +73,42 @@ def layer_of(name: str) -> str:
 
 def within(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
+
+
+# The engine's one door into the sandbox package, and the two engine modules that see past it:
+# the one that builds the configured (Docker) sandbox, and the engine's command line (which
+# builds the image and checks the engine).
+SANDBOX_DOOR = "sandbox.interface"
+PAST_THE_DOOR = ("judge.sandboxes", "judge.cli")
+
+
+def past_the_door(name: str, path: Path) -> list[str]:
+    """What an engine module imports from the sandbox package other than its interface."""
+    if layer_of(name) != "judge" or name in PAST_THE_DOOR:
+        return []
+    # ``from sandbox import interface`` names the package itself as well: that is not past the door.
+    return [f"{name} imports {target}" for target in sorted(imports_of(name, path))
+            if within(target, "sandbox") and target != "sandbox" and not within(target, SANDBOX_DOOR)]
+
+
+def test_the_engine_uses_the_sandbox_only_through_its_interface() -> None:
+    found = modules()
+    assert "judge.grading" in found and "judge.mutation.calls" in found
+    violations = [line for name, path in found.items() for line in past_the_door(name, path)]
+    assert not violations, "\n".join(violations)
+
+
+@pytest.mark.parametrize("name", ["judge.probe", "judge.mutation.probe"])
+def test_an_engine_import_past_the_sandbox_interface_is_caught(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text("from sandbox.interface import Opaque, Sandbox\nfrom sandbox import interface\n"
+                    "from sandbox.inside import codec\nimport sandbox.docker_runner\n")
+    assert past_the_door(name, path) == [
+        f"{name} imports sandbox.docker_runner",
+        f"{name} imports sandbox.inside", f"{name} imports sandbox.inside.codec",
+    ]
+    assert past_the_door("judge.sandboxes", path) == past_the_door("judge.cli", path) == []
+    assert past_the_door("judge.service.probe", path) == []
 
 
 INSIDE = "sandbox.inside"

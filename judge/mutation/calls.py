@@ -13,7 +13,7 @@ from types import FrameType
 from typing import Any
 
 from judge.checkers import CheckerSpec, check_exact
-from sandbox.inside import codec
+from sandbox.interface import decode, encode
 
 
 class CallTimeout(BaseException):
@@ -37,7 +37,7 @@ def on_alarm(signum: int, frame: FrameType | None) -> None:
 
 
 def _roundtrip(value: Any) -> Any:
-    return codec.decode(codec.encode(value))
+    return decode(encode(value))
 
 
 def call(function: Callable[..., Any], args: list[Any], kwargs: dict[str, Any], seconds: float) -> Call:
@@ -77,7 +77,7 @@ def checker(job: dict[str, Any]) -> CheckerSpec:
 
 def decode_arguments(case: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
     """A job case's positional and keyword arguments, decoded from the codec."""
-    return [codec.decode(a) for a in case["args"]], {k: codec.decode(v) for k, v in case["kwargs"].items()}
+    return [decode(a) for a in case["args"]], {k: decode(v) for k, v in case["kwargs"].items()}
 
 
 def short(value: Any) -> str:

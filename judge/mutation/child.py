@@ -23,7 +23,7 @@ from judge.mutation.calls import (
     on_alarm,
     short,
 )
-from sandbox.inside import codec
+from sandbox.interface import decode
 
 
 def run(job: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +61,7 @@ def check_tests(job: dict[str, Any]) -> str | None:
             return f"{where}: raised {done.error}: {done.message}"
         if case["raises"] is not None:
             return f"{where}: returned {short(done.value)} instead of raising {case['raises']}"
-        expected = codec.decode(case["expected"])
+        expected = decode(case["expected"])
         if spec.check(expected, done.value):
             return f"{where}: expected {short(expected)}, got {short(done.value)}"
         if job["immutable"] and changed_arguments(done, before_args, before_kwargs):

@@ -15,7 +15,7 @@ from typing import Any
 
 from judge.mutation import forkserver
 from judge.problems import Problem
-from sandbox.inside import codec
+from sandbox.interface import encode
 
 MEMORY_LIMIT_BYTES = 1 << 30  # RLIMIT_AS for every mutant process
 
@@ -32,9 +32,9 @@ def run_child(job: dict[str, Any], wall_seconds: float) -> str | None:
 def encode_case(name: str, args: Sequence[Any], kwargs: dict[str, Any], expected: Any = None,
                 raises: str | None = None) -> dict[str, Any]:
     """One test or fuzz input as a job case, its values in the sandbox codec."""
-    return {"name": name, "args": [codec.encode(a) for a in args],
-            "kwargs": {k: codec.encode(v) for k, v in kwargs.items()},
-            "expected": codec.encode(expected), "raises": raises}
+    return {"name": name, "args": [encode(a) for a in args],
+            "kwargs": {k: encode(v) for k, v in kwargs.items()},
+            "expected": encode(expected), "raises": raises}
 
 
 def base_job(problem: Problem, source: str) -> dict[str, Any]:
