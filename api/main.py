@@ -33,12 +33,14 @@ from api.routes import (
     users,
     web,
 )
+from judge.service import metrics as service_metrics
 from judge.service.bootstrap import prepare_database
 from judge.service.settings import get_settings
 
 
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    service_metrics.start()  # before any request records one (idempotent: `judge serve` did already)
     prepare_database()  # migrations, then the problems/ folders: idempotent on every start
     # The event loop waits for the GIL whenever route threads hold it; a shorter hand-over
     # interval (5 ms by default) bounds how long a quick answer such as /healthz waits.

@@ -261,7 +261,7 @@ def serve(
     The terminal shows the URL, the first admin's token, a line per verdict, errors and restarts
     (--verbose: everything)."""
     from judge.cli import open_sandbox
-    from judge.service import http_server
+    from judge.service import http_server, metrics
     from judge.service.bootstrap import first_admin_token, prepare_database
     from judge.service.settings import get_settings
     from judge.service.supervision import Supervised
@@ -270,6 +270,8 @@ def serve(
     stops: list[Callable[[], object]] = []  # in start order; run in reverse
     hurry = threading.Event()
     try:
+        # Before the workers start: they inherit the folder, so this API and they share one.
+        metrics.start()
         settings = get_settings()
         broker = (_private_broker(settings, stops) if not settings.broker_url
                   else settings.resolved_broker_url())

@@ -117,6 +117,14 @@ def _yield_the_cpu_to_the_api(**_: Any) -> None:
     os.nice(get_settings().worker_niceness)  # the pool's processes inherit it
 
 
+@worker_init.connect
+def _start_metrics(**_: Any) -> None:
+    """In the worker's main process, before its pool forks: the pool's processes inherit the
+    metrics and their folder, and the main process (which runs the tasks under --pool threads)
+    records as well."""
+    metrics.start()
+
+
 def backoff(retries: int) -> float:
     return float(min(MAX_BACKOFF, 2 ** retries))
 

@@ -58,4 +58,4 @@ def test_a_hang_up_mid_upload_is_the_clients_doing(client: TestClient, tokens: T
 def _hang_ups(client: TestClient) -> float:
     # This process's own count (what /metrics adds up over processes); a scrape here would try
     # the broker, which the in-process layer has not.
-    return float(metrics.CLIENT_DISCONNECTS._value.get())
+    return float(metrics.start().client_disconnects._value.get())

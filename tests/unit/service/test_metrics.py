@@ -3,7 +3,10 @@ fallback to the database when the broker cannot be read."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -108,6 +111,7 @@ def test_the_broker_is_read_when_it_answers() -> None:
 
 
 def test_every_process_shares_one_folder_and_stale_files_go(tmp_path: Path) -> None:
+    metrics.start()  # as every entry point does (this process's metrics may be started already)
     assert os.environ[metrics.MULTIPROC_ENV] == str(metrics.METRICS_DIR) and metrics.METRICS_DIR.is_dir()
     dead = tmp_path / "counter_999999999.db"  # a process id no live process has
     alive = tmp_path / f"gauge_livesum_{os.getppid()}.db"
@@ -117,3 +121,37 @@ def test_every_process_shares_one_folder_and_stale_files_go(tmp_path: Path) -> N
         path.write_bytes(b"")
     assert sorted(metrics.clean_stale(tmp_path)) == sorted([dead, reused])
     assert alive.exists() and other.exists()
+
+
+# A process of its own: this one's metrics may be started already.
+PROBE = """
+import json, os, sys
+from judge.service import metrics
+stale = sys.argv[1]
+seen = {"imported": [os.environ.get(metrics.MULTIPROC_ENV), os.path.exists(stale)]}
+started = metrics.start()
+seen["started"] = [os.environ.get(metrics.MULTIPROC_ENV), os.path.exists(stale)]
+seen["once"] = metrics.start() is started
+seen["files"] = sorted(os.listdir(metrics.METRICS_DIR))
+seen["pid"] = os.getpid()
+print(json.dumps(seen))
+"""
+
+
+def test_importing_changes_nothing_and_start_prepares_the_folder_once(tmp_path: Path) -> None:
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    stale = folder / "counter_999999999.db"  # a process id no live process has
+    stale.write_bytes(b"")
+    env = {key: value for key, value in os.environ.items() if key != metrics.MULTIPROC_ENV}
+    done = subprocess.run([sys.executable, "-c", PROBE, str(stale)], capture_output=True, text=True,
+                          env={**env, "JUDGE_DATA_DIR": str(tmp_path)}, cwd=Path(__file__).parents[3],
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["imported"] == [None, True]
+    assert seen["started"] == [str(folder), False]
+    assert seen["once"] is True
+    # Made after the variable was set, so multiprocess: the counters' file is in the folder, the
+    # dead process's is gone.
+    assert seen["files"] == [f"counter_{seen['pid']}.db", f"gauge_livesum_{seen['pid']}.db"]
