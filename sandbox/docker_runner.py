@@ -32,7 +32,6 @@ from typing import Any
 
 import docker
 from docker.errors import APIError, NotFound
-from docker.models.containers import _create_container_args  # what containers.create sends
 from docker.types import LogConfig, Ulimit
 
 from sandbox.attach_stream import ENGINE_ERRORS, AttachStream, attach, close_attachment, waits_quietly
@@ -62,6 +61,9 @@ WAIT_FOR_WARM = 10.0
 # The longest run a warm container is made for: the most a problem may declare. A warm
 # container's label covers its idle time and then such a run.
 LONGEST_RUN = MAX_TIME_PER_SUBMISSION
+# The options of container_options that are the container's own configuration, passed to
+# create_container itself; every other one is a field of its HostConfig (the limits).
+CONTAINER_CONFIG = frozenset({"user", "labels", "network_disabled", "stdin_open", "detach"})
 
 
 def connect() -> docker.DockerClient:
@@ -395,10 +397,14 @@ def create_container(client: docker.DockerClient, image: str, name: str, options
                      ) -> Any:
     """Create a container from ``container_options`` and return its model, unread: docker-py's
     own ``containers.create`` inspects the new container too (a second request, and a full JSON
-    of it built by the engine), and nothing here needs more than its id."""
-    arguments = _create_container_args({**options, "image": image, "name": name,
-                                        "version": client.api._version})
-    created = client.api.create_container(**arguments)
+    of it built by the engine), and nothing here needs more than its id. The options are split
+    as ``containers.create`` splits them, through docker-py's public low-level API:
+    ``create_host_config`` (which fills in the engine's API version) takes the limits, and
+    ``create_container`` the rest; an option neither knows is a TypeError, not dropped."""
+    config = {key: value for key, value in options.items() if key in CONTAINER_CONFIG}
+    host_config = client.api.create_host_config(
+        **{key: value for key, value in options.items() if key not in CONTAINER_CONFIG})
+    created = client.api.create_container(image, name=name, host_config=host_config, **config)
     return client.containers.prepare_model({"Id": created["Id"]})
 
 
