@@ -7,7 +7,6 @@ Its log goes to a file, shown when it fails to start.
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.utils.service_env import child_env
 from tests.utils.service_fixtures import free_port
 
 
@@ -56,7 +56,7 @@ def uvicorn(port: int, *extra: str) -> list[str]:
 def api_server(log: Path, env: dict[str, str] | None = None, unset: tuple[str, ...] = ()) -> Iterator[str]:
     """``uvicorn api.main:app`` with this process's environment, ``env`` on top and ``unset``
     removed; its base URL."""
-    environment = {**os.environ, **(env or {})}
+    environment = child_env(**(env or {}))
     for name in unset:
         environment.pop(name, None)
     # A test may leave requests waiting: the server must not wait long for them when stopped.

@@ -12,6 +12,7 @@ from pathlib import Path
 from judge.service.celery_app import GRADE_TASK, make_celery
 from judge.service.cli import worker_command
 from judge.service.settings import get_settings
+from tests.utils.service_env import child_env
 
 
 class Workers:
@@ -27,7 +28,7 @@ class Workers:
         """A worker (by default Celery's own command, as `judge serve` runs it), its log in
         ``self.log(process)``; with ``ready``, once it consumes."""
         log = self.folder / f"worker-{len(self.processes)}.log"
-        settings = {**os.environ, "JUDGE_BROKER_KEY_PREFIX": self.prefix, **env}
+        settings = child_env(JUDGE_BROKER_KEY_PREFIX=self.prefix, **env)
         with log.open("wb") as sink:
             process = subprocess.Popen(command or worker_command(1), stdout=sink,
                                        stderr=subprocess.STDOUT, env=settings, start_new_session=True)

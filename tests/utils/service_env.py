@@ -12,6 +12,7 @@ import os
 import socket
 import tempfile
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 
 FIXTURE_PROBLEMS = Path(__file__).resolve().parent.parent / "fixtures" / "problems"
@@ -63,11 +64,27 @@ CHEAP_HASHING = {"JUDGE_PASSWORD_TIME_COST": "1", "JUDGE_PASSWORD_MEMORY_KIB": "
                  "JUDGE_PASSWORD_PARALLELISM": "1"}
 
 
+# prometheus_client's folder of per-process metric files. This test process gets one of its own
+# (configure), and a server or worker it starts never inherits it (``child_env``): a `judge serve`
+# judging in the background would otherwise add its verdicts to what the in-process app's
+# /metrics shows a test counting the delta of its own (seen under pytest-xdist: 4 where 1).
+METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def child_env(base: Mapping[str, str] | None = None, **changes: str) -> dict[str, str]:
+    """The environment for a judge process a test starts: ``base`` (this process's by default)
+    with ``changes``, and no metrics folder, so the child takes its data folder's."""
+    env = {k: v for k, v in (os.environ if base is None else base).items() if k != METRICS_FOLDER_ENV}
+    env.update(changes)
+    return env
+
+
 def configure() -> dict[str, str]:
     """Set JUDGE_* variables for this test session; return what was chosen."""
     in_ci = os.environ.get("CI", "").lower() == "true"
     data_dir = Path(tempfile.mkdtemp(prefix="judge-test-"))
-    chosen = {"JUDGE_DATA_DIR": str(data_dir), "JUDGE_PROBLEMS_DIR": str(FIXTURE_PROBLEMS)}
+    chosen = {"JUDGE_DATA_DIR": str(data_dir), "JUDGE_PROBLEMS_DIR": str(FIXTURE_PROBLEMS),
+              METRICS_FOLDER_ENV: str(data_dir / "metrics-of-pytest")}
     database = _fresh_postgres_database()
     if database:
         chosen["JUDGE_DATABASE_URL"] = PG_ADMIN_URL.rsplit("/", 1)[0].replace(

@@ -27,13 +27,14 @@ from judge.service.settings import get_settings
 from judge.service.users import create_user
 from sandbox.docker_runner import DockerSandbox
 from tests.conftest import FIXTURES
+from tests.utils.service_env import child_env
 
 
 def _started(command: list[str], log: Path) -> subprocess.Popen[bytes]:
     # The workers' metrics in a folder of their own: the test process's in-process app counts
     # deltas of its own work, which a worker's background work (recovery, a late retry) would
     # otherwise add to whenever it comes.
-    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(log.parent / f"metrics-{log.stem}")}
+    env = child_env(PROMETHEUS_MULTIPROC_DIR=str(log.parent / f"metrics-{log.stem}"))
     with log.open("wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 60
@@ -225,7 +226,7 @@ def _parent(pid: int) -> int | None:
 def start_serve(data: Path) -> Serve:
     """`judge serve` on SQLite and its embedded broker, nothing else; two learners made first."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("JUDGE_DATABASE_URL", "JUDGE_BROKER_URL")}
+    env = {k: v for k, v in child_env().items() if k not in ("JUDGE_DATABASE_URL", "JUDGE_BROKER_URL")}
     env.update(JUDGE_DATA_DIR=str(data), JUDGE_PORT=str(port))
     judge = [sys.executable, "-m", "judge.service.cli"]
     learners = [subprocess.run([*judge, "users", "create", name], env=env, check=True, capture_output=True,
