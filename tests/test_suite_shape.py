@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tomllib
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import SERVICE_MARKERS
@@ -70,11 +71,24 @@ def test_every_marker_the_hook_adds_is_registered_and_fast_is_gone() -> None:
     assert "fast" not in registered
 
 
-def collected(marker: str, *paths: str) -> set[str]:
-    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           "-m", marker, *paths], capture_output=True, text=True, cwd=ROOT, timeout=300)
+def marks_under_m_unit(*paths: str) -> dict[str, tuple[bool, set[str]]]:
+    """Each test module's (kept by ``-m unit``, its markers) from one real collection: the
+    markers are those ``-m`` saw when it decided (tests/utils/marks_seen.py)."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-s", "-p", "no:cacheprovider",
+                           "-p", "tests.utils.marks_seen", "-m", "unit", *paths],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode in (0, 5), done.stdout + done.stderr  # 5: everything deselected
-    return {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    found: dict[str, tuple[bool, set[str]]] = {}
+    for line in done.stdout.splitlines():
+        verdict, _, rest = line.partition(" ")
+        if verdict in ("kept", "dropped"):
+            node, _, marks = rest.rpartition(" ")
+            found[node] = (verdict == "kept", set(marks.split(",")) - {""})
+    return found
+
+
+def modules(found: dict[str, tuple[bool, set[str]]], wanted: Callable[[bool, set[str]], bool]) -> set[str]:
+    return {node.split("::")[0] for node, (kept, marks) in found.items() if wanted(kept, marks)}
 
 
 def test_the_root_conftest_marks_tests_by_the_fixtures_they_get() -> None:
@@ -84,11 +98,13 @@ def test_the_root_conftest_marks_tests_by_the_fixtures_they_get() -> None:
     stack = "tests/stack/test_lifecycle.py"  # the stack's client: the session worker and Docker
     declared = "tests/stack/test_upload_safety.py"  # says `stack` itself: its app is on the session's database
     playwright = "tests/browser/test_pages.py"
-    paths = (unit, own_browser, engine, stack, declared, playwright)
-    assert collected("unit", *paths) == {unit, own_browser, engine}
-    assert collected("stack and docker", *paths) == {stack}
-    assert collected("stack and not docker", *paths) == {declared, playwright}  # its live server
-    assert collected("browser", *paths) == {playwright}
+    found = marks_under_m_unit(unit, own_browser, engine, stack, declared, playwright)
+    assert len(modules(found, lambda kept, marks: True)) == 6
+    assert modules(found, lambda kept, marks: kept) == {unit, own_browser, engine}  # what -m unit kept
+    assert modules(found, lambda kept, marks: "unit" in marks) == {unit, own_browser, engine}
+    assert modules(found, lambda kept, marks: {"stack", "docker"} <= marks) == {stack}
+    assert modules(found, lambda kept, marks: "stack" in marks and "docker" not in marks) == {declared, playwright}
+    assert modules(found, lambda kept, marks: "browser" in marks) == {playwright}
 
 
 def serial_reasons() -> dict[str, list[str]]:
