@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.utils import service_env
+# Bytecode caches, the project's and pytest's rewritten test modules, in the clone's own (ignored)
+# __pycache__ folders, for this process and every server it starts: with PYTHONDONTWRITEBYTECODE
+# set, as on some machines, each pytest process, xdist worker and server compiled every module
+# again, and pytest rewrote every test module (collecting -m unit: 14.4 s of CPU, 5.8 s cached).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+from tests.utils import service_env  # noqa: E402
 
 # Before any judge module reads the settings: throw-away database, broker and data folder.
 SERVICE_ENV = service_env.configure()
