@@ -35,7 +35,9 @@ from tests.deploy.second_engine import SecondEngine
 
 # One worker runs every deploy test: the service image is built once per worker (a session
 # fixture), and two builds at once would take both cores for minutes.
-pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deploy")]
+pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deploy"), pytest.mark.serial(
+    "its containers' bridge networks add host interfaces, which Chromium takes for a network "
+    "change: browser tests beside it saw page loads aborted with ERR_NETWORK_CHANGED")]
 
 SUBMISSIONS = 30
 ORPHAN_GRACE = 30.0

@@ -28,7 +28,9 @@ from tests.utils.service_fixtures import free_port
 
 # One worker runs every deploy test: the service image is built once per worker (a session
 # fixture), and two builds at once would take both cores for minutes.
-pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deploy")]
+pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deploy"), pytest.mark.serial(
+    "its containers' bridge networks add host interfaces, which Chromium takes for a network "
+    "change: browser tests beside it saw page loads aborted with ERR_NETWORK_CHANGED")]
 
 SHIPPED = Path(__file__).resolve().parents[2] / "problems"
 TEST_LABEL = "metrics-judge.deploy-test"  # on the service containers these tests start
