@@ -9,6 +9,8 @@ same suite under another container runtime (test_attacks_gvisor.py).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from judge.results import CATEGORY_MESSAGES, TestStatus
@@ -21,6 +23,7 @@ from tests.utils.attacks import (
     check_attack,
     leaks,
     load_attacks,
+    parse_attack,
     unsafe_text,
 )
 
@@ -42,7 +45,7 @@ def time_factor() -> float:
 
 @pytest.mark.docker
 @pytest.mark.parametrize("isolation", list(Isolation), ids=[i.value for i in Isolation])
-@pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
+@pytest.mark.parametrize("attack", [attack.param(id=attack.name) for attack in ATTACKS])
 def test_attack(attack: Attack, isolation: Isolation, attack_sandbox: DockerSandbox,
                 time_factor: float) -> None:
     check_attack(attack, attack_sandbox, time_factor, isolation)
@@ -55,6 +58,17 @@ def test_the_suite_has_enough_well_formed_attacks() -> None:
         assert f"def {problem.function}(" in attack.code, f"{attack.name} never defines {problem.function}"
         assert attack.max_seconds is None or attack.max_seconds > 0
     assert any(a.under_shared for a in ATTACKS), "no attack states what sharing a process changes"
+
+
+def test_a_serial_header_marks_the_attack_and_must_say_why(tmp_path: Path) -> None:
+    head = "# problem: secret_lookup\n# verdict: wrong_answer\n# attack: x\n"
+    (tmp_path / "alone.py").write_text(head + "# serial: it races the clock\ndef lookup(key):\n    return 0\n")
+    [mark] = parse_attack(tmp_path / "alone.py").param(id="alone").marks
+    assert (mark.name, mark.args) == ("serial", ("it races the clock",))
+    assert not any(a.param(id=a.name).marks for a in ATTACKS if not a.serial)
+    (tmp_path / "silent.py").write_text(head + "# serial:\ndef lookup(key):\n    return 0\n")
+    with pytest.raises(ValueError, match="silent.py: 'serial:' needs the reason"):
+        parse_attack(tmp_path / "silent.py")
 
 
 def test_the_leak_check_finds_hidden_data_and_ignores_public_data() -> None:

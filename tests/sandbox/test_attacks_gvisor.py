@@ -35,8 +35,8 @@ def attack_sandbox(docker_sandbox: DockerSandbox) -> DockerSandbox:
 # reported as out of memory) before gVisor's own limit takes the learner's process.
 @pytest.mark.docker
 @pytest.mark.xdist_group("gvisor")
-@pytest.mark.parametrize(("attack", "isolation"), RUNS,
-                         ids=[f"{isolation.value}-{attack.name}" for attack, isolation in RUNS])
+@pytest.mark.parametrize(("attack", "isolation"),
+                         [attack.param(isolation, id=f"{isolation.value}-{attack.name}") for attack, isolation in RUNS])
 def test_attack_under_gvisor(attack: Attack, isolation: Isolation, attack_sandbox: DockerSandbox) -> None:
     check_attack(attack, attack_sandbox, TIME_FACTOR, isolation)
 

@@ -9,6 +9,7 @@ Each attack is a learner's program with a header of comment lines::
     # under-shared: accepted; why (optional: the verdict where the tests share one learner
     #                              process, and why it differs from a fresh process per test)
     # gvisor-isolations: shared, per_test (optional: the isolations it runs in under gVisor)
+    # serial: why (optional: it runs in the serial phase of a parallel run, alone; see testing.md)
 
 Under runc each attack runs under both isolations (``Isolation``): once on its problem as it is
 (one learner process for the submission) and once on a ``per_test`` copy of it. Under gVisor, the
@@ -48,7 +49,7 @@ HEADER_LINE = re.compile(r"^#\s*([a-z-]+):\s*(.*?)\s*$")
 REQUIRED_KEYS = {"problem", "verdict", "attack"}
 # under-runsc: the verdict under gVisor where it differs (gVisor counts its own kernel's memory
 # against the limit, so process-heavy attacks run out of memory first), or "skip: why".
-KNOWN_KEYS = REQUIRED_KEYS | {"max-seconds", "under-runsc", "under-shared", "gvisor-isolations"}
+KNOWN_KEYS = REQUIRED_KEYS | {"max-seconds", "under-runsc", "under-shared", "gvisor-isolations", "serial"}
 DISTINCTIVE = 6  # hidden strings longer than this are searched for in the learner's view
 
 
@@ -63,6 +64,12 @@ class Attack:
     under_runsc: str | None = None
     under_shared: tuple[set[Verdict], str] | None = None  # (verdicts, why)
     gvisor_isolations: tuple[Isolation, ...] = (Isolation.SHARED,)
+    serial: str | None = None  # why it cannot run beside other tests, if it cannot
+
+    def param(self, *values: Any, id: str) -> Any:
+        """``pytest.param`` of this attack (and ``values``), marked ``serial`` where it says so."""
+        marks = [pytest.mark.serial(self.serial)] if self.serial else []
+        return pytest.param(self, *values, marks=marks, id=id)
 
     def expected(self, runtime: str, isolation: Isolation = Isolation.PER_TEST) -> set[Verdict]:
         """The verdicts declared for this container runtime; skips where it does not apply.
@@ -102,8 +109,11 @@ def parse_attack(path: Path) -> Attack:
     if under_shared is not None and len(gvisor) < len(Isolation):
         raise ValueError(f"{path.name}: its verdict differs between the isolations (under-shared), "
                          "so it runs in both under gVisor too: add 'gvisor-isolations: shared, per_test'")
+    serial = header.get("serial")
+    if serial is not None and not serial:
+        raise ValueError(f"{path.name}: 'serial:' needs the reason it cannot run beside other tests")
     return Attack(path.stem, header["problem"], verdict, header["attack"], seconds, code,
-                  header.get("under-runsc"), under_shared, gvisor)
+                  header.get("under-runsc"), under_shared, gvisor, serial)
 
 
 def _isolations(path: Path, text: str) -> tuple[Isolation, ...]:

@@ -2,6 +2,7 @@
 # verdict: wrong_answer
 # attack: fills /tmp to the last block (1 MB files up to the file-size limit) and then with 2,000 empty files (half the inode limit), and returns a wrong value; later tests must find /tmp empty again
 # max-seconds: 10
+# serial: its verdict races secret_lookup's 1 s per test (the writes must end first): on a machine loaded by tests beside it, the time limit won
 import contextlib
 import os
 import time

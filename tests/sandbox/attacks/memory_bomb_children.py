@@ -2,6 +2,7 @@
 # verdict: memory_limit_exceeded
 # attack: touches memory in several forked children at once, so that the container's cgroup (not one process's RLIMIT_AS) runs out; the call waits for them and then itself grows without bound
 # max-seconds: 10
+# serial: its verdict races secret_lookup's 1 s per test (the cgroup's memory must run out first): on a machine loaded by tests beside it, the time limit won
 import os
 
 
