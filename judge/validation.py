@@ -45,9 +45,40 @@ class BehindJudging:
         self.inner.check()
 
 
-def _fingerprint(report: Report) -> list[tuple[str, str, object]]:
+def _fingerprint(report: Report) -> list[tuple[str, str, str]]:
     # By name: hidden tests run in a fresh random order each time.
     return sorted((t.name, t.status.value, repr(t.actual)) for t in report.tests)
+
+
+def _first_difference(first: Report, second: Report) -> str:
+    """Where two runs of the reference differ, in words: a test whose outcome changed (one that
+    ran out of time if any did, since the others then did not run), and, when one did, that the
+    reference is too near its limit."""
+    runs = dict(_by_name(first)), dict(_by_name(second))
+    changed = [(name, runs[0].get(name, ("missing", "")), runs[1].get(name, ("missing", "")))
+               for name in sorted(set(runs[0]) | set(runs[1]))
+               if runs[0].get(name) != runs[1].get(name)]
+    if not changed:
+        return "the same tests in another order"
+    late = [c for c in changed if TestStatus.TIME_LIMIT_EXCEEDED in (c[1][0], c[2][0])]
+    name, one, two = (late or changed)[0]
+    said = f"test {name!r}: {_outcome(one)} in the first, {_outcome(two)} in the second"
+    if late:
+        said += ("; a reference this near its time per test is judged by the machine's load, so "
+                 "give it more time or make it faster")
+    return said
+
+
+def _by_name(report: Report) -> list[tuple[str, tuple[str, str]]]:
+    return [(name, (status, actual)) for name, status, actual in _fingerprint(report)]
+
+
+def _outcome(outcome: tuple[str, str]) -> str:
+    """A test's status, with the value it returned where it returned one."""
+    status, actual = outcome
+    if status not in (TestStatus.PASSED, TestStatus.WRONG_ANSWER):
+        return status
+    return f"{status} ({actual if len(actual) <= 40 else actual[:37] + '...'})"
 
 
 @dataclass(frozen=True)
@@ -237,7 +268,8 @@ def check_problem(
         second = budget.grade(problem, problem.reference, sandbox, "the reference's second run")
         deterministic = _fingerprint(first) == _fingerprint(second)
         if not deterministic:
-            failures.append(f"{problem.slug}: two runs of the reference gave different results")
+            failures.append(f"{problem.slug}: two runs of the reference gave different results: "
+                            f"{_first_difference(first, second)}")
         for wrong in problem.wrong:
             progress(f"{problem.slug}: wrong/{wrong.name}.py")
             file = f"wrong/{wrong.name}.py"

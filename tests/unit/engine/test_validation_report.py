@@ -10,7 +10,7 @@ from judge.problems import load_problem
 from judge.results import Verdict
 from judge.validation import check_problem, validate_problem
 from sandbox.inside import codec
-from sandbox.inside.protocol import CallResult
+from sandbox.inside.protocol import CallResult, Outcome
 from sandbox.interface import Payload, TestInput
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.utils.fake_sandbox import FakeSandbox, returned
@@ -126,7 +126,26 @@ def test_a_reference_that_answers_differently_twice_is_not_deterministic(tmp_pat
     report = check_problem(problem, FakeSandbox(answer))
     assert report.reference_verdict is Verdict.ACCEPTED
     assert report.deterministic is False
-    assert report.failures == ("mean: two runs of the reference gave different results",)
+    [failure] = report.failures
+    assert failure.startswith("mean: two runs of the reference gave different results: test ")
+    assert "passed (" in failure and "in the first, passed (" in failure and "time" not in failure
+
+
+def test_a_reference_out_of_time_in_one_run_is_told_to_be_too_near_its_limit(tmp_path: Path) -> None:
+    problem = load_problem(make_problem(tmp_path, hidden=HIDDEN))
+    runs = itertools.count()
+    slow = problem.public_tests[0].name  # public tests run first, in their order
+
+    def answer(payload: Payload) -> list[CallResult]:
+        if "return 0.5" in payload.code:
+            return [returned(t, 0.5) for t in payload.tests]
+        late = next(runs) == 1  # the second run meets a loaded machine on one test
+        return [CallResult(Outcome.TIMEOUT, seconds=2.5) if late and n == 0 else returned(t, _mean(t))
+                for n, t in enumerate(payload.tests)]
+
+    [failure] = check_problem(problem, FakeSandbox(answer)).failures
+    assert f"test {slow!r}: passed (" in failure and "in the first, time_limit_exceeded in the second" in failure
+    assert failure.endswith("judged by the machine's load, so give it more time or make it faster")
 
 
 def _mean(test: TestInput) -> float:
