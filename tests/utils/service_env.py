@@ -12,7 +12,6 @@ import os
 import socket
 import tempfile
 import uuid
-from collections.abc import Mapping
 from pathlib import Path
 
 FIXTURE_PROBLEMS = Path(__file__).resolve().parent.parent / "fixtures" / "problems"
@@ -71,10 +70,10 @@ CHEAP_HASHING = {"JUDGE_PASSWORD_TIME_COST": "1", "JUDGE_PASSWORD_MEMORY_KIB": "
 METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
-def child_env(base: Mapping[str, str] | None = None, **changes: str) -> dict[str, str]:
-    """The environment for a judge process a test starts: ``base`` (this process's by default)
-    with ``changes``, and no metrics folder, so the child takes its data folder's."""
-    env = {k: v for k, v in (os.environ if base is None else base).items() if k != METRICS_FOLDER_ENV}
+def child_env(**changes: str) -> dict[str, str]:
+    """The environment for a judge process a test starts: this process's with ``changes``, and
+    no metrics folder unless ``changes`` names one, so the child takes its data folder's."""
+    env = {k: v for k, v in os.environ.items() if k != METRICS_FOLDER_ENV}
     env.update(changes)
     return env
 
