@@ -23,6 +23,7 @@ COPY pyproject.toml wheel[s] /wheels/
 COPY pyproject.toml /src/
 COPY requirements/runtime.lock /src/requirements/
 COPY judge /src/judge
+COPY service /src/service
 COPY sandbox /src/sandbox
 COPY api /src/api
 # A virtualenv, so Debian's own Python packages (PEP 668) are never touched; pip runs from its
@@ -48,5 +49,5 @@ COPY problems /app/problems
 WORKDIR /app
 RUN mkdir -p /data
 EXPOSE 8000
-# judge api: uvicorn with the HTTP framing rules of judge/service/http_server.py
+# judge api: uvicorn with the HTTP framing rules of service/http_server.py
 CMD ["judge", "api", "--host", "0.0.0.0", "--port", "8000"]

@@ -18,11 +18,11 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from judge.errors import Unauthorized
-from judge.service.access import Action, authorize
-from judge.service.db.models import User
-from judge.service.db.session import new_session
-from judge.service.users import user_for_token
-from judge.service.web_sessions import COOKIE, CSRF_HEADER, find_session, require_csrf
+from service.access import Action, authorize
+from service.db.models import User
+from service.db.session import new_session
+from service.users import user_for_token
+from service.web_sessions import COOKIE, CSRF_HEADER, find_session, require_csrf
 
 bearer = HTTPBearer(auto_error=False)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})

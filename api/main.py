@@ -33,9 +33,9 @@ from api.routes import (
     users,
     web,
 )
-from judge.service import metrics as service_metrics
-from judge.service.bootstrap import prepare_database
-from judge.service.settings import get_settings
+from service import metrics as service_metrics
+from service.bootstrap import prepare_database
+from service.settings import get_settings
 
 
 @asynccontextmanager

@@ -1,7 +1,7 @@
 """Where the routes that hash a password do their work: threads of their own, not the route pool.
 
 A sign-in, a registration, a password change and an admin's new user wait for the hashing pool
-(``judge.service.password_hashing``). As plain ``def`` routes they would wait on threads of the
+(``service.password_hashing``). As plain ``def`` routes they would wait on threads of the
 pool every route shares (40): 80 sign-ins at once took all of them and made ``GET /me`` wait
 5 s. These routes are ``async`` and hand their work to this module's threads, as many as the
 hashing pool has slots. The slot is taken on the event loop first, so a request that finds the
@@ -22,8 +22,8 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.orm import Session
 
-from judge.service import password_hashing
-from judge.service.db.session import new_session
+from service import password_hashing
+from service.db.session import new_session
 
 P = ParamSpec("P")
 T = TypeVar("T")

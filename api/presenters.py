@@ -1,4 +1,4 @@
-"""Rows shaped into response bodies. What a viewer may see was decided by ``judge.service.access``;
+"""Rows shaped into response bodies. What a viewer may see was decided by ``service.access``;
 here it only decides which fields the body carries (an owner's view carries hidden tests)."""
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from api.schemas.common import (
 from api.schemas.tracks import TrackPlaceOut
 from judge.problems import Problem, TestCase
 from judge.results import HiddenPolicy, Verdict, json_safe, learner_view
-from judge.service import editorials, hints
-from judge.service.access import owns_problem
-from judge.service.authoring import current_version, versions
-from judge.service.catalog import load_version
-from judge.service.db.models import (
+from service import editorials, hints
+from service.access import owns_problem
+from service.authoring import current_version, versions
+from service.catalog import load_version
+from service.db.models import (
     ProblemRow,
     ProblemVersion,
     Submission,
@@ -42,10 +42,10 @@ from judge.service.db.models import (
     User,
     VersionStatus,
 )
-from judge.service.progress import Progress, progress_by_problem
-from judge.service.sharing import is_shareable
-from judge.service.submissions import Mode, shown_tests
-from judge.service.tracks import track_place
+from service.progress import Progress, progress_by_problem
+from service.sharing import is_shareable
+from service.submissions import Mode, shown_tests
+from service.track_progress import track_place
 
 
 def _test_json(test: TestCase) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.service import metrics
+from service import metrics
 
 log = logging.getLogger("api")
 CLIENT_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")

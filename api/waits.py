@@ -4,7 +4,7 @@ A request that waits (``?wait=``, or the ``/events`` stream) opens a ``Watch`` o
 and sleeps on it. One ``Watcher`` per process feeds every watch:
 
 - **pushed**: a single subscription to the workers' announcements
-  (``judge.service.notifications``: Redis pub/sub) hands each change to the watches of its
+  (``service.notifications``: Redis pub/sub) hands each change to the watches of its
   submission the moment the worker has committed it;
 - **polled**: while that subscription is down (Redis restarting, or not there at all on the
   file-system broker), one query per tick (``TICK``) from the thread pool reads the status of
@@ -34,10 +34,10 @@ import anyio.to_thread
 from sqlalchemy import select
 
 from judge.errors import QuotaExceeded
-from judge.service import notifications
-from judge.service.db.models import Submission
-from judge.service.db.session import new_session
-from judge.service.notifications import Change, Feed
+from service import notifications
+from service.db.models import Submission
+from service.db.session import new_session
+from service.notifications import Change, Feed
 
 log = logging.getLogger(__name__)
 

@@ -171,7 +171,7 @@ def make_backend(kind: str, data: Path) -> Backend:
     backend = Backend("PostgreSQL + Redis", env)
 
     def drop_database() -> None:
-        from judge.service.db.session import get_engine
+        from service.db.session import get_engine
 
         get_engine().dispose()
         with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
@@ -239,10 +239,10 @@ def descendants(pid: int) -> list[int]:
 
 def start_serve(data: Path, learners: int, concurrency: int) -> Service:
     """`judge serve` on the settings in os.environ; learners made in its database first."""
-    from judge.service.bootstrap import prepare_database
-    from judge.service.db.models import Role
-    from judge.service.db.session import session_scope
-    from judge.service.users import create_user
+    from service.bootstrap import prepare_database
+    from service.db.models import Role
+    from service.db.session import session_scope
+    from service.users import create_user
 
     prepare_database()
     with session_scope() as session:
@@ -252,7 +252,7 @@ def start_serve(data: Path, learners: int, concurrency: int) -> Service:
     log = data / "serve.log"
     env = {**os.environ, "JUDGE_PORT": str(port)}
     with log.open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "judge.service.cli", "serve", "--concurrency",
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--concurrency",
                                     str(concurrency)], env=env, stdout=sink, stderr=subprocess.STDOUT)
     service = Service(f"http://127.0.0.1:{port}", tokens, process, log)
     deadline = time.monotonic() + 180
@@ -696,11 +696,11 @@ def main() -> None:
 
 def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
         figures: Figures, started: list[Service]) -> None:
+    from judge.engine_settings import engine_settings
     from judge.grading import grade
     from judge.problems import find_problem
     from judge.results import Verdict
     from judge.sandboxes import docker_sandbox
-    from judge.settings import engine_settings
 
     sandbox = docker_sandbox(say)  # builds the image if it is missing
     image = sandbox.image

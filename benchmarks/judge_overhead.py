@@ -14,11 +14,11 @@ import statistics
 import time
 from pathlib import Path
 
+from judge.engine_settings import engine_settings
 from judge.grading import grade
 from judge.problems import Problem, find_problem
 from judge.results import Verdict
 from judge.sandboxes import docker_sandbox
-from judge.settings import engine_settings
 
 
 def plain_python_once(problem: Problem, folder: Path) -> float:

@@ -38,7 +38,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-API_NICENESS = -10  # judge.service.settings.Settings.api_niceness's default
+API_NICENESS = -10  # service.settings.Settings.api_niceness's default
 
 PROBE = """
 import signal, sys, time, httpx
@@ -148,9 +148,9 @@ def api(env: dict[str, str], data: Path) -> Iterator[str]:
 
 def make_token(env: dict[str, str]) -> str:
     """A learner's token, made in the server's database by a process with its settings."""
-    code = ("import uuid\nfrom judge.service.db.models import Role\n"
-            "from judge.service.db.session import session_scope\n"
-            "from judge.service.users import create_user\n"
+    code = ("import uuid\nfrom service.db.models import Role\n"
+            "from service.db.session import session_scope\n"
+            "from service.users import create_user\n"
             "with session_scope() as s:\n"
             "    print(create_user(s, 'bench-' + uuid.uuid4().hex[:8], Role.LEARNER)[1])\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, **env},

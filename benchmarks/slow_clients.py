@@ -2,7 +2,7 @@
 
     python benchmarks/slow_clients.py [--stalled 1000] [--probes 200]
 
-The server is ``judge api`` (production's API command: judge/service/http_server.py) on SQLite in a
+The server is ``judge api`` (production's API command: service/http_server.py) on SQLite in a
 data folder of its own. First /healthz is asked ``--probes`` times, each on a new connection (as a
 new client would), with nothing else going on. Then ``--stalled`` connections are opened at once,
 each sending a request line and headers one byte a second, never finishing its head; while they
@@ -32,7 +32,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.service.http_server import HEADER_TIMEOUT  # noqa: E402
+from service.http_server import HEADER_TIMEOUT  # noqa: E402
 
 TRICKLE = b"GET /healthz HTTP/1.1\r\nHost: judge\r\nX-Slow: " + b"a" * 200
 

@@ -54,15 +54,15 @@ def main() -> None:
     from api.presenters import submission_detail
     from judge.grading import sandbox_limits
     from judge.sandboxes import docker_sandbox
-    from judge.service import jobs
-    from judge.service.bootstrap import prepare_database
-    from judge.service.catalog import load_version
-    from judge.service.db.models import ProblemRow, Role, Submission
-    from judge.service.db.session import new_session
-    from judge.service.settings import Settings
-    from judge.service.submissions import Mode, create_submission
-    from judge.service.users import create_user
     from judge.stored_values import RESULTS_BUDGET_BYTES, SHOWN_CHARS
+    from service import jobs
+    from service.bootstrap import prepare_database
+    from service.catalog import load_version
+    from service.db.models import ProblemRow, Role, Submission
+    from service.db.session import new_session
+    from service.settings import Settings
+    from service.submissions import Mode, create_submission
+    from service.users import create_user
 
     prepare_database()
     sandbox = docker_sandbox()

@@ -118,9 +118,9 @@ def main() -> None:
     service = None
     try:
         service = start_serve(data, 1, 2)
-        from judge.service.db.models import Role
-        from judge.service.db.session import session_scope
-        from judge.service.users import create_user
+        from service.db.models import Role
+        from service.db.session import session_scope
+        from service.users import create_user
 
         with session_scope() as session:
             author = create_user(session, f"bench-author-{uuid.uuid4().hex[:6]}", Role.INSTRUCTOR)[1]

@@ -19,11 +19,11 @@ import argparse
 import statistics
 import time
 
+from judge.engine_settings import engine_settings
 from judge.grading import grade
 from judge.problems import Problem, find_problem
 from judge.results import Verdict
 from judge.sandboxes import docker_sandbox
-from judge.settings import engine_settings
 from sandbox.docker_runner import DockerSandbox
 
 

@@ -52,7 +52,7 @@ def start_worker(command: list[str], log: Path) -> subprocess.Popen[bytes]:
 
 def embedded_backend(data: Path) -> Backend:
     """SQLite in data and a private redis-server on a socket there, as `judge serve` has them."""
-    from judge.service.private_redis import PrivateRedis, redis_binary
+    from service.private_redis import PrivateRedis, redis_binary
 
     binary = redis_binary()
     if binary is None:
@@ -77,7 +77,7 @@ class Run:
 
     def probe(self) -> float:
         """Seconds from queueing one delivery of B's to its arrival."""
-        from judge.service.webhooks.outbox import enqueue
+        from service.webhooks.outbox import enqueue
         from tests.utils.webhook_fairness import write_deliveries
 
         [(pk, delivery_id)] = write_deliveries(self.user_b, self.prompt.url, 1)
@@ -92,9 +92,9 @@ class Run:
         """B's delays while A's size deliveries stall; the most of A's attempts at once."""
         from sqlalchemy import update
 
-        from judge.service.db.models import WebhookDelivery
-        from judge.service.db.session import session_scope
-        from judge.service.webhooks.outbox import enqueue
+        from service.db.models import WebhookDelivery
+        from service.db.session import session_scope
+        from service.webhooks.outbox import enqueue
         from tests.utils.webhook_fairness import new_user, write_deliveries
 
         written = write_deliveries(new_user("stalled"), self.stalled.url, size)
@@ -134,9 +134,9 @@ def main() -> None:
     os.environ.update(backend.env, JUDGE_WEBHOOK_ALLOW_PRIVATE="true")
     worker = run = None
     try:
-        from judge.service.cli import webhook_worker_command
-        from judge.service.db.migrate import upgrade
-        from judge.service.settings import get_settings
+        from service.cli import webhook_worker_command
+        from service.db.migrate import upgrade
+        from service.settings import get_settings
 
         get_settings.cache_clear()
         settings = get_settings()

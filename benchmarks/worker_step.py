@@ -67,7 +67,7 @@ def main() -> None:
         measure(args)
     finally:
         if database:
-            from judge.service.db.session import get_engine
+            from service.db.session import get_engine
 
             get_engine().dispose()
             with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
@@ -77,12 +77,12 @@ def main() -> None:
 def measure(args: argparse.Namespace) -> None:
 
     from judge.sandboxes import docker_sandbox
-    from judge.service import jobs
-    from judge.service.bootstrap import prepare_database
-    from judge.service.db.models import Role
-    from judge.service.db.session import new_session
-    from judge.service.submissions import Mode, create_submission
-    from judge.service.users import create_user
+    from service import jobs
+    from service.bootstrap import prepare_database
+    from service.db.models import Role
+    from service.db.session import new_session
+    from service.submissions import Mode, create_submission
+    from service.users import create_user
 
     prepare_database()
     reference = (ROOT / "problems" / args.problem / "reference.py").read_text(encoding="utf-8")

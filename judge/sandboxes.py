@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from judge.settings import engine_settings
+from judge.engine_settings import engine_settings
 from sandbox.docker_runner import DockerSandbox, connect, sweep_leftovers
 from sandbox.image import Progress, ensure_image
 from sandbox.interface import SandboxUnavailable

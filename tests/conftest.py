@@ -140,7 +140,7 @@ def pytest_report_to_serializable(config: pytest.Config, report: Any) -> Iterato
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     database = SERVICE_ENV.get("JUDGE_TEST_PG_DATABASE")
     if database:
-        from judge.service.db.session import get_engine
+        from service.db.session import get_engine
 
         get_engine().dispose()
         service_env.drop_postgres_database(database)

@@ -15,7 +15,7 @@ from tests.utils.service import REFERENCE
 
 
 def judge(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "judge.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "judge.engine_commands", *args], capture_output=True, text=True,
                           env={**os.environ, **(env or {})}, timeout=300)
 
 

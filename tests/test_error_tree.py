@@ -104,14 +104,14 @@ def test_the_fault_finder_names_each_kind_of_fault() -> None:
     unmapped = type("Unmapped", (good,), {"code": "nowhere", "status": 409, "__module__": HOME})
     silent = type("Silent", (good,), {"code": "good", "__module__": HOME})
     twice = type("Twice", (good,), {"code": "good", "status": 403, "__module__": HOME})
-    stray = type("Stray", (good,), {"__module__": "judge.service.elsewhere"})
+    stray = type("Stray", (good,), {"__module__": "service.elsewhere"})
     table = {"good": 409}
     assert faults([good], table, HOME) == []
     assert faults([unmapped], table, HOME) == ["Unmapped: code 'nowhere' has no status in the table"]
     assert faults([silent], table, HOME) == ["Silent: sets code 'good' without a status"]
     assert faults([good, twice], table, HOME) == [
         "Twice: status 403, the table says 409", "code 'good': Good says 409, Twice 403"]
-    assert faults([stray], table, HOME) == ["Stray: defined in judge.service.elsewhere, not in judge.errors"]
+    assert faults([stray], table, HOME) == ["Stray: defined in service.elsewhere, not in judge.errors"]
 
 
 def test_a_code_without_a_status_fails_where_it_is_defined() -> None:

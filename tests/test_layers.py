@@ -1,4 +1,4 @@
-"""The layers hold: api -> judge.service -> judge (the engine) -> sandbox, and no import cycles
+"""The layers hold: api -> service -> judge (the engine) -> sandbox, and no import cycles
 (the engine without pydantic, which only the service needs);
 the engine uses the sandbox only through ``sandbox.interface`` (so a fake can stand in for it),
 except where it builds the configured sandbox and its command line;
@@ -20,15 +20,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("api", "judge", "sandbox")
+PACKAGES = ("api", "service", "judge", "sandbox")
 # What each layer may not import: anything above it, and the service's infrastructure.
 SERVICE_ONLY = ("sqlalchemy", "alembic", "celery", "kombu", "redis", "fastapi", "starlette", "psycopg")
 # The engine's commands start in a quarter of a second: pydantic's import alone took 110 ms of it.
 ENGINE_SLOW = ("pydantic", "pydantic_settings")
 FORBIDDEN = {
-    "sandbox": ("judge", "api", *SERVICE_ONLY, *ENGINE_SLOW),
-    "judge": ("judge.service", "api", *SERVICE_ONLY, *ENGINE_SLOW),
-    "judge.service": ("api", "fastapi", "starlette"),
+    "sandbox": ("judge", "service", "api", *SERVICE_ONLY, *ENGINE_SLOW),
+    "judge": ("service", "api", *SERVICE_ONLY, *ENGINE_SLOW),
+    "service": ("api", "fastapi", "starlette"),
 }
 
 
@@ -66,8 +66,6 @@ def imports_of(name: str, path: Path) -> set[str]:
 
 
 def layer_of(name: str) -> str:
-    if name.startswith("judge.service") or name == "judge.service":
-        return "judge.service"
     return name.split(".")[0]
 
 
@@ -79,7 +77,7 @@ def within(name: str, prefix: str) -> bool:
 # the one that builds the configured (Docker) sandbox, and the engine's command line (which
 # builds the image and checks the engine).
 SANDBOX_DOOR = "sandbox.interface"
-PAST_THE_DOOR = ("judge.sandboxes", "judge.cli")
+PAST_THE_DOOR = ("judge.sandboxes", "judge.engine_commands")
 
 
 def past_the_door(name: str, path: Path) -> list[str]:
@@ -107,8 +105,8 @@ def test_an_engine_import_past_the_sandbox_interface_is_caught(tmp_path: Path, n
         f"{name} imports sandbox.docker_runner",
         f"{name} imports sandbox.inside", f"{name} imports sandbox.inside.codec",
     ]
-    assert past_the_door("judge.sandboxes", path) == past_the_door("judge.cli", path) == []
-    assert past_the_door("judge.service.probe", path) == []
+    assert past_the_door("judge.sandboxes", path) == past_the_door("judge.engine_commands", path) == []
+    assert past_the_door("service.probe", path) == []
 
 
 INSIDE = "sandbox.inside"
@@ -120,7 +118,7 @@ def outside_imports(name: str, path: Path, host: set[str]) -> list[str]:
     for target in sorted(imports_of(name, path)):
         if within(target, INSIDE):
             continue
-        if target in host or target.split(".")[0] in ("sandbox", "judge", "api"):
+        if target in host or target.split(".")[0] in ("sandbox", "judge", "service", "api"):
             wrong.append(f"{name} imports the host module {target}")
         elif target.split(".")[0] not in sys.stdlib_module_names:
             wrong.append(f"{name} imports {target}, not in the standard library")
@@ -129,7 +127,7 @@ def outside_imports(name: str, path: Path, host: set[str]) -> list[str]:
 
 def test_no_layer_imports_upward_or_into_infrastructure() -> None:
     found = modules()
-    assert "judge.service.jobs" in found and "sandbox.inside.protocol" in found  # the walk sees the tree
+    assert "service.jobs" in found and "sandbox.inside.protocol" in found  # the walk sees the tree
     violations = []
     for name, path in found.items():
         forbidden = FORBIDDEN.get(layer_of(name), ())
@@ -203,7 +201,7 @@ def test_a_host_or_third_party_import_inside_is_caught(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("source, expected", [
     ("import sqlalchemy", {"sqlalchemy"}),
-    ("from judge.service import jobs", {"judge.service", "judge.service.jobs"}),
+    ("from service import jobs", {"service", "service.jobs"}),
     ("def f():\n    from . import x", {"judge", "judge.x"}),
 ])
 def test_the_reader_sees_every_kind_of_import(tmp_path: Path, source: str, expected: set[str]) -> None:
@@ -228,7 +226,7 @@ def test_the_client_uses_only_the_http_api(tmp_path: Path) -> None:
     assert ROOT / "judge_client" / "cli.py" in files
     assert [line for path in files for line in client_imports_beyond(module_name(path), path)] == []
     probe = tmp_path / "probe.py"
-    probe.write_text("import json\nfrom judge.service import jobs\nimport rich.table\nimport sqlalchemy\n")
+    probe.write_text("import json\nfrom service import jobs\nimport rich.table\nimport sqlalchemy\n")
     assert client_imports_beyond("judge_client.probe", probe) == [
-        "judge_client.probe imports judge.service", "judge_client.probe imports judge.service.jobs",
+        "judge_client.probe imports service", "judge_client.probe imports service.jobs",
         "judge_client.probe imports sqlalchemy"]

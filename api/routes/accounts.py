@@ -16,8 +16,8 @@ from api.deps import CurrentCaller, SessionDep
 from api.schemas import Me
 from api.schemas.accounts import Register, SessionOut, SignIn
 from judge.errors import Unauthorized
-from judge.service import accounts, users, web_sessions
-from judge.service.db.models import Role, User, WebSession
+from service import accounts, users, web_sessions
+from service.db.models import Role, User, WebSession
 
 router = APIRouter(prefix="/auth", tags=["accounts"])
 
@@ -27,7 +27,7 @@ ADMIN_ONLY: Responses = {**UNAUTHORIZED, 403: {"description": "not an admin"}}
 
 
 def client_address(request: Request) -> str:
-    """The TCP peer: what the rate limit counts per address (see judge.service.sign_in_limits)."""
+    """The TCP peer: what the rate limit counts per address (see service.sign_in_limits)."""
     return request.client.host if request.client else "unknown"
 
 

@@ -17,9 +17,9 @@ from api.schemas.courses import (
     GradebookOut,
     GradebookRow,
 )
-from judge.service import assignments, extensions, gradebook
-from judge.service.access import course_role
-from judge.service.db.models import CourseRole
+from service import assignments, extensions, gradebook
+from service.access import course_role
+from service.db.models import CourseRole
 
 router = APIRouter(prefix="/assignments", tags=["courses"])
 

@@ -1,8 +1,8 @@
 """Courses under /courses: their members, invitations, join links and new assignments; and how
 a course and an assignment are shaped in answers.
 
-Each route parses, calls the service (``judge.service.courses``, ``course_invitations``,
-``assignments``, ``gradebook``; they authorize through ``judge.service.access``) and shapes the
+Each route parses, calls the service (``service.courses``, ``course_invitations``,
+``assignments``, ``gradebook``; they authorize through ``service.access``) and shapes the
 answer with the helpers here, which ``api.routes.assignments`` (an assignment and its gradebook)
 and ``api.routes.me`` (one's own assignments and invitations) share.
 """
@@ -33,12 +33,12 @@ from api.schemas.courses import (
     NamedOut,
     Naming,
 )
-from judge.service import assignments, course_invitations, courses
-from judge.service.access import course_role
-from judge.service.assignments import AssignmentInput, due_state
-from judge.service.catalog import load_version
-from judge.service.courses_join import course_for_code, join_by_code
-from judge.service.db.models import (
+from service import assignments, course_invitations, courses
+from service.access import course_role
+from service.assignments import AssignmentInput, due_state
+from service.catalog import load_version
+from service.courses_join import course_for_code, join_by_code
+from service.db.models import (
     Assignment,
     Course,
     CourseInvitation,
@@ -51,8 +51,8 @@ from judge.service.db.models import (
     User,
     utcnow,
 )
-from judge.service.gradebook import Cell
-from judge.service.lateness import deadline
+from service.gradebook import Cell
+from service.lateness import deadline
 
 router = APIRouter(prefix="/courses", tags=["courses"])
 

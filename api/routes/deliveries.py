@@ -1,5 +1,5 @@
 """A submission's webhook deliveries: ``GET /submissions/{id}/deliveries``, for its sender and
-admins (``judge.service.access``)."""
+admins (``service.access``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from fastapi import APIRouter
 from api.deps import CurrentUser, SessionDep
 from api.schemas.bounds import Id
 from api.schemas.webhooks import AttemptOut, DeliveryOut
-from judge.service.db.models import WebhookDelivery
-from judge.service.webhooks.history import deliveries_of
-from judge.service.webhooks.outbox import DeliveryState, WebhookEvent
+from service.db.models import WebhookDelivery
+from service.webhooks.history import deliveries_of
+from service.webhooks.outbox import DeliveryState, WebhookEvent
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
 

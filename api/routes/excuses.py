@@ -10,7 +10,7 @@ from api.presenters import submission_summary
 from api.schemas import SubmissionSummary
 from api.schemas.bounds import Id
 from api.schemas.courses import ExcuseIn
-from judge.service import extensions
+from service import extensions
 
 router = APIRouter(prefix="/submissions", tags=["courses"])
 

@@ -1,7 +1,7 @@
 """A submission's feedback: the course instructors' comments and a score set by hand.
 
 The course's instructors (and admins) write; whoever may read the submission reads, so a learner
-reads the feedback on their own submissions only. ``judge.service.feedback`` holds the rules.
+reads the feedback on their own submissions only. ``service.feedback`` holds the rules.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from api.rendering import render_markdown
 from api.schemas import SubmissionSummary
 from api.schemas.bounds import Id
 from api.schemas.feedback import CommentIn, CommentOut, ScoreChangeOut, ScoreIn
-from judge.service import feedback
-from judge.service.db.models import Comment, ScoreChange
+from service import feedback
+from service.db.models import Comment, ScoreChange
 
 router = APIRouter(prefix="/submissions", tags=["feedback"])
 

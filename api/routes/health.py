@@ -7,11 +7,11 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from api.schemas.health import Live, Ready
-from judge.service import heartbeats
-from judge.service.celery_app import celery
-from judge.service.db.session import get_engine, new_session
-from judge.service.settings import get_settings
 from sandbox.docker_runner import connect
+from service import heartbeats
+from service.celery_app import celery
+from service.db.session import get_engine, new_session
+from service.settings import get_settings
 
 router = APIRouter(tags=["health"])
 

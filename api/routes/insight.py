@@ -1,7 +1,7 @@
 """Insight into a problem's submissions: statistics, two charts, and solutions that look alike.
 
 For the problem's owner and admins, or an instructor of a course that assigns the problem (over
-that course's learners, hidden tests counted but never named); ``judge.service.insight`` decides.
+that course's learners, hidden tests counted but never named); ``service.insight`` decides.
 Every route is under one problem's path, /problems/{slug}; two submissions compared side by side
 are under /similarity (``api.routes.similarity``).
 """
@@ -28,10 +28,10 @@ from api.schemas.insight import (
     VerdictCount,
 )
 from judge.results import Verdict, Visibility
-from judge.service import insight, similarity
-from judge.service.authoring import find_problem
-from judge.service.db.models import User
 from judge.similarity import Match
+from service import insight, similarity_reports
+from service.authoring import find_problem
+from service.db.models import User
 
 router = APIRouter(prefix="/problems/{slug}", tags=["insight"])
 
@@ -108,13 +108,14 @@ def matches_out(matches: tuple[Match, ...]) -> list[MatchOut]:
 
 @router.get("/similarity", response_model=SimilarityOut)
 def similar_solutions(slug: str, session: SessionDep, user: Instructor, course: Id | None = COURSE,
-                      threshold: float = Query(similarity.DEFAULT_THRESHOLD, ge=0.0, le=1.0, description=(
-                          "the least similarity a pair needs to be listed, 0..1"))) -> SimilarityOut:
+                      threshold: float = Query(similarity_reports.DEFAULT_THRESHOLD, ge=0.0, le=1.0,
+                                               description="the least similarity a pair needs to be "
+                                                           "listed, 0..1")) -> SimilarityOut:
     """Pairs of learners whose latest accepted solutions look alike (winnowing over normalized
     Python tokens), most alike first, with their matching line ranges."""
     row = find_problem(session, slug)
     scope = insight.insight_scope(session, user, row, course)
-    report = similarity.similar_pairs(session, row, scope, threshold)
+    report = similarity_reports.similar_pairs(session, row, scope, threshold)
     return SimilarityOut(
         problem=slug, course=scope.course_id, threshold=threshold, compared=report.compared,
         total=report.total, message=report.message,

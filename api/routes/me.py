@@ -22,9 +22,9 @@ from api.schemas.accounts import PasswordChange, TokenCreate, TokenCreated, Toke
 from api.schemas.bounds import Id
 from api.schemas.courses import AssignmentOut, CourseOut, CourseRef, MyInvitationOut
 from api.schemas.webhooks import WebhookSecretOut
-from judge.service import accounts, assignments, course_invitations, gradebook, users
-from judge.service.db.models import CourseRole, Role
-from judge.service.webhooks import outbox
+from service import accounts, assignments, course_invitations, gradebook, users
+from service.db.models import CourseRole, Role
+from service.webhooks import outbox
 
 router = APIRouter(prefix="/me")
 # Documentation groups (see above); typed as FastAPI's tags are, so each route may take one.

@@ -1,4 +1,4 @@
-"""GET /metrics: the Prometheus text format (``judge.service.metrics``).
+"""GET /metrics: the Prometheus text format (``service.metrics``).
 
 No token: a scraper is not a user of the judge, and what it reads is aggregate (counts per
 verdict and queue, durations, pool sizes), never code, names, problems or submissions. Keep the
@@ -11,7 +11,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from judge.service import metrics as service_metrics
+from service import metrics as service_metrics
 
 router = APIRouter(prefix="/metrics", tags=["health"])
 

@@ -1,8 +1,8 @@
 """Problems: browse, author (JSON, an archive or a copy), share for copying, validate, publish or
 roll back, rejudge and follow it, preview, statistics.
 
-Each route parses, authorizes (``judge.service.access.authorize``), calls the service
-(``judge.service.authoring``) and shapes the answer (``api.presenters``)."""
+Each route parses, authorizes (``service.access.authorize``), calls the service
+(``service.authoring``) and shapes the answer (``api.presenters``)."""
 
 from __future__ import annotations
 
@@ -49,11 +49,11 @@ from api.uploads import Upload, received, uploaded_files
 from judge.errors import NotFound, ProblemError
 from judge.problems import Problem
 from judge.results import Verdict
-from judge.service import authoring, editorials, hints, sharing
-from judge.service.access import Action, allowed, authorize, owns_problem
-from judge.service.catalog import load_version
-from judge.service.db.models import ProblemRow, ProblemVersion, User, VersionStatus
-from judge.service.progress import progress_by_problem
+from service import authoring, editorials, hints, sharing
+from service.access import Action, allowed, authorize, owns_problem
+from service.catalog import load_version
+from service.db.models import ProblemRow, ProblemVersion, User, VersionStatus
+from service.progress import progress_by_problem
 
 router = APIRouter(prefix="/problems", tags=["problems"])
 

@@ -1,5 +1,5 @@
 """Two submissions of one problem side by side under /similarity, with the line ranges that match
-(for those who may see the problem's insight; ``judge.service.similarity`` decides). The pairs of
+(for those who may see the problem's insight; ``service.similarity_reports`` decides). The pairs of
 a problem worth comparing are listed under /problems/{slug}/similarity (``api.routes.insight``).
 """
 
@@ -11,8 +11,8 @@ from api.deps import Instructor, SessionDep
 from api.routes.insight import matches_out
 from api.schemas.bounds import Id
 from api.schemas.insight import CodeOut, SideBySideOut
-from judge.service import similarity
-from judge.service.db.models import Submission
+from service import similarity_reports
+from service.db.models import Submission
 
 router = APIRouter(prefix="/similarity", tags=["insight"])
 
@@ -25,6 +25,6 @@ def _code(submission: Submission) -> CodeOut:
 @router.get("/{a}/{b}", response_model=SideBySideOut)
 def side_by_side(a: Id, b: Id, session: SessionDep, user: Instructor) -> SideBySideOut:
     """Two submissions of one problem side by side, with the line ranges that match."""
-    pair = similarity.side_by_side(session, user, a, b)
+    pair = similarity_reports.side_by_side(session, user, a, b)
     return SideBySideOut(a=_code(pair.a), b=_code(pair.b), similarity=round(pair.comparison.similarity, 4),
                          matches=matches_out(pair.comparison.matches))

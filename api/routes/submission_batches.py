@@ -1,12 +1,12 @@
 """Submitting many at once: ``POST /submissions/batch``.
 
-Each item is taken exactly as a single POST takes it (``judge.service.submissions.submit_many``
+Each item is taken exactly as a single POST takes it (``service.submissions.submit_many``
 calls ``submit`` for each: the item's own idempotency key, the learner's queue quota counting the
 items before it, the assignment's window), and each gets its own result: the submission, or the
 error body a single POST would have answered with. The request as a whole answers 200 when it
 is itself valid (a JSON body of 1 to 100 well-formed items), however many items were refused.
 With ``callback_url`` each stored item's verdict is posted there, and ``batch.done`` once all
-are judged (``judge.service.webhooks.batches``).
+are judged (``service.webhooks.batches``).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from api.routes.submissions import QUOTA_429, RATE_LIMIT_HEADERS, queue_quota, s
 from api.schemas.common import ErrorCode
 from api.schemas.submission_views import BatchCreate, BatchOut, BatchResult, ItemError
 from judge.errors import STATUS, DomainError
-from judge.service import submissions
-from judge.service.db.models import Submission, User
-from judge.service.webhooks import batches
+from service import submissions
+from service.db.models import Submission, User
+from service.webhooks import batches
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
 

@@ -1,8 +1,8 @@
 """Submissions: create, read (optionally waiting for the verdict or the next change), follow
 as server-sent events, list.
 
-Each route parses, calls ``judge.service.submissions`` (which authorizes through
-``judge.service.access``) and shapes the answer (``api.presenters``)."""
+Each route parses, calls ``service.submissions`` (which authorizes through
+``service.access``) and shapes the answer (``api.presenters``)."""
 
 from __future__ import annotations
 
@@ -28,12 +28,12 @@ from api.schemas.submission_views import SubmissionBrief, brief
 from api.waits import wait_quota, watcher
 from judge.errors import InvalidInput
 from judge.results import Verdict
-from judge.service import feedback, submissions
-from judge.service.db.models import Submission, SubmissionStatus, User
-from judge.service.db.session import new_session
-from judge.service.notifications import Change
-from judge.service.settings import get_settings
-from judge.service.webhooks.outbox import Callback
+from service import feedback, submissions
+from service.db.models import Submission, SubmissionStatus, User
+from service.db.session import new_session
+from service.notifications import Change
+from service.settings import get_settings
+from service.webhooks.outbox import Callback
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
 

@@ -1,5 +1,5 @@
 """Tracks: the shipped problems grouped into ordered courses of study, each with your progress
-and the problem to try next (``judge.service.tracks``)."""
+and the problem to try next (``service.track_progress``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from fastapi import APIRouter, Path
 from api.deps import CurrentUser, SessionDep
 from api.schemas.common import Difficulty
 from api.schemas.tracks import TrackOut, TrackProblemOut
-from judge.service import tracks
-from judge.service.tracks import TrackView
+from service import track_progress
+from service.track_progress import TrackView
 
 TrackSlug = Annotated[str, Path(max_length=64, description="the track's slug")]
 
@@ -30,10 +30,10 @@ def track_out(view: TrackView) -> TrackOut:
 @router.get("", response_model=list[TrackOut])
 def list_tracks(session: SessionDep, user: CurrentUser) -> list[TrackOut]:
     """Every track in order, with your progress on each of its problems and what to try next."""
-    return [track_out(view) for view in tracks.track_views(session, user)]
+    return [track_out(view) for view in track_progress.track_views(session, user)]
 
 
 @router.get("/{track}", response_model=TrackOut)
 def read_track(track: TrackSlug, session: SessionDep, user: CurrentUser) -> TrackOut:
     """One track, with your progress on each of its problems and what to try next."""
-    return track_out(tracks.track_views(session, user, only=track)[0])
+    return track_out(track_progress.track_views(session, user, only=track)[0])

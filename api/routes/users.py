@@ -12,8 +12,8 @@ from api.deps import Admin, CurrentCaller, SessionDep
 from api.routes.accounts import ADMIN_ONLY, BUSY
 from api.schemas.accounts import RoleChange, UserCreate, UserOut, UserPage
 from api.schemas.bounds import Id, Offset
-from judge.service import users
-from judge.service.db.models import User
+from service import users
+from service.db.models import User
 
 router = APIRouter(prefix="/users", tags=["accounts"])
 

@@ -21,9 +21,9 @@ from api.schemas.common import (
 )
 from api.schemas.tracks import TrackPlaceOut
 from judge.results import Verdict
-from judge.service.db.models import Role, SubmissionStatus, VersionStatus
-from judge.service.progress import Status as Progress
-from judge.service.submissions import Mode
+from service.db.models import Role, SubmissionStatus, VersionStatus
+from service.progress import Status as Progress
+from service.submissions import Mode
 
 
 class SubmissionFields(BaseModel):

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from api.schemas import Me
 from api.schemas.bounds import Label, NewPassword, UserName
 from api.schemas.common import UtcTime
-from judge.service.db.models import Role
+from service.db.models import Role
 
 
 def _example(**body: str) -> ConfigDict:

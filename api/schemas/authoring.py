@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from api.schemas.bounds import Slug
 from api.schemas.common import UtcTime
 from judge.results import Verdict
-from judge.service.db.models import VersionStatus
+from service.db.models import VersionStatus
 
 
 class CopyRequest(BaseModel):

@@ -14,10 +14,10 @@ from typing import Annotated
 from pydantic import AfterValidator, AwareDatetime, Field
 
 from judge.problems import SLUG
-from judge.service.accounts import MAX_PASSWORD, MIN_PASSWORD
-from judge.service.courses import MAX_ID
-from judge.service.settings import get_settings
-from judge.service.users import MAX_LABEL
+from service.accounts import MAX_PASSWORD, MIN_PASSWORD
+from service.courses import MAX_ID
+from service.settings import get_settings
+from service.users import MAX_LABEL
 
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]  # a row's id: PostgreSQL's INTEGER, 1 to 2**31 - 1
 Offset = Annotated[int, Field(ge=0, le=MAX_ID)]  # rows to skip: never more than there can be rows
@@ -53,7 +53,7 @@ NewPassword = Annotated[str, Field(json_schema_extra={"minLength": MIN_PASSWORD,
 # A name or a label is trimmed first: 1 to 100 characters of it must be left.
 UserName = Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": 100})]
 Label = Annotated[str, Field(json_schema_extra={"minLength": 1, "maxLength": MAX_LABEL})]
-# A webhook's address stays text: judge.service.webhooks.addresses reads it (scheme, host, public
+# A webhook's address stays text: service.webhooks.addresses reads it (scheme, host, public
 # address) and refuses it past JUDGE_WEBHOOK_MAX_URL_LENGTH, naming callback_url. The schema says
 # what it is, a URI of at most that length (read when the routes are defined, as the waits are),
 # so that a generated client and schemathesis send one; 2048, the most that setting takes, stays

@@ -1,7 +1,7 @@
 """The types many response bodies share: times in UTC, the enums, the error body, and the judge's
 one results schema (``judge.results``) as pydantic models.
 
-The enums are the engine's and the service's own (``judge.results``, ``judge.service.db.models``,
+The enums are the engine's and the service's own (``judge.results``, ``service.db.models``,
 ...), so the OpenAPI document lists exactly the values the code can store. ``TestResultOut``
 mirrors ``judge.results.TestResult.as_json`` key for key and ``HiddenAggregate`` mirrors the
 ``hidden`` part of ``judge.results.learner_view``: they describe that one schema, they are not a

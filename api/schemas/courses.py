@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.schemas.bounds import TimeIn
 from api.schemas.common import UtcTime
-from judge.service.assignments import DueState
-from judge.service.db.models import CourseRole, LatePolicy, PenaltyUnit
+from service.assignments import DueState
+from service.db.models import CourseRole, LatePolicy, PenaltyUnit
 
 
 class CourseCreate(BaseModel):

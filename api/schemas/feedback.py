@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.schemas.common import UtcTime
-from judge.service.feedback import MAX_COMMENT, MAX_REASON
+from service.feedback import MAX_COMMENT, MAX_REASON
 
 
 class CommentIn(BaseModel):

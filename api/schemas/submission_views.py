@@ -12,9 +12,9 @@ from api.schemas import SubmissionFields, SubmissionOut
 from api.schemas.bounds import CallbackUrl
 from api.schemas.common import ErrorCode
 from judge.results import Verdict
-from judge.service.db.models import SubmissionStatus
+from service.db.models import SubmissionStatus
 
-MAX_BATCH = 100  # judge.service.submissions.MAX_BATCH: the schema refuses a longer list first
+MAX_BATCH = 100  # service.submissions.MAX_BATCH: the schema refuses a longer list first
 
 
 class BatchItem(SubmissionFields):

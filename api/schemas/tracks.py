@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from api.schemas.common import Difficulty
-from judge.service.progress import Status as Progress
+from service.progress import Status as Progress
 
 
 class TrackProblemOut(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from api.schemas.common import UtcTime
-from judge.service.webhooks.outbox import DeliveryState, WebhookEvent
+from service.webhooks.outbox import DeliveryState, WebhookEvent
 
 
 class AttemptOut(BaseModel):

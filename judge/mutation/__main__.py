@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from judge import mutation
+from judge.engine_settings import engine_settings
 from judge.mutation.analysis import DEFAULT_FUZZ_COUNT, DEFAULT_MAX_MUTANTS, DEFAULT_WORKERS, analyze
 from judge.mutation.report import below_bar, render
 from judge.problems import discover
-from judge.settings import engine_settings
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from judge.service.db.models import Role
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
-from judge.service.users import create_user
+from service.db.models import Role
+from service.db.session import session_scope
+from service.settings import get_settings
+from service.users import create_user
 from tests.browser.support import CHROMIUM, unavailable
 from tests.utils.api_server import serving, uvicorn
 

@@ -22,7 +22,7 @@ require_playwright()
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from judge.service.db.models import Role  # noqa: E402
+from service.db.models import Role  # noqa: E402
 from tests.browser.conftest import Account, PageFactory, make_account  # noqa: E402
 from tests.browser.test_learner_story import type_code  # noqa: E402
 from tests.browser.test_pages import drawn  # noqa: E402

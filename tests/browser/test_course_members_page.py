@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.browser.conftest import Account, PageFactory, StoryProblem, make_account
 from tests.browser.support import assert_accessible, settle
 from tests.utils.courses import assignment_body

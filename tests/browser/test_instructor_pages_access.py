@@ -23,7 +23,7 @@ require_playwright()
 
 from playwright.sync_api import Page, Response, expect  # noqa: E402
 
-from judge.service.db.models import Role  # noqa: E402
+from service.db.models import Role  # noqa: E402
 from tests.browser.conftest import (  # noqa: E402
     STORY_PROBLEM,
     Account,

@@ -35,7 +35,7 @@ require_playwright()
 
 from playwright.sync_api import BrowserContext, FilePayload, Page, expect  # noqa: E402
 
-from judge.service.db.models import Role  # noqa: E402
+from service.db.models import Role  # noqa: E402
 from tests.browser.conftest import (  # noqa: E402
     PASSWORD,
     STORY_PROBLEM,

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from sqlalchemy import delete, update
 
-from judge.service.db.models import Submission, SubmissionStatus, utcnow
-from judge.service.db.session import session_scope
+from service.db.models import Submission, SubmissionStatus, utcnow
+from service.db.session import session_scope
 from tests.browser.conftest import STORY_PROBLEM, Account, PageFactory, StoryProblem
 from tests.browser.support import require_playwright
 from tests.utils.service import store_submission

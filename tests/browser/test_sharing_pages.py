@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.browser.conftest import PageFactory, StoryProblem, make_account
 from tests.browser.support import api_call, assert_accessible
 

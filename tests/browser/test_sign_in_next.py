@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.browser.conftest import Account, PageFactory, make_account, make_password_account
 from tests.browser.support import require_playwright
 

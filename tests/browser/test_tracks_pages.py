@@ -15,7 +15,7 @@ require_playwright()
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from judge.service.db.models import Role  # noqa: E402
+from service.db.models import Role  # noqa: E402
 from tests.browser.conftest import PageFactory, make_account  # noqa: E402
 from tests.browser.test_pages import FIXTURE, drawn  # noqa: E402
 

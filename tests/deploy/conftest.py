@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.service.bootstrap import prepare_database
-from judge.service.db.models import Role, User
-from judge.service.db.session import session_scope
-from judge.service.users import create_user
-from judge.settings import engine_settings
+from judge.engine_settings import engine_settings
 from sandbox.docker_runner import DockerSandbox
+from service.bootstrap import prepare_database
+from service.db.models import Role, User
+from service.db.session import session_scope
+from service.users import create_user
 from tests.conftest import SERVICE_ENV
 from tests.deploy.second_engine import SecondEngine
 

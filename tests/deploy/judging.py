@@ -14,11 +14,11 @@ from pathlib import Path
 from sqlalchemy import select
 
 from judge.problems import load_problem
-from judge.service.celery_app import GRADE_TASK, make_celery
-from judge.service.cli import worker_command
-from judge.service.db.models import ProblemRow, Submission, SubmissionStatus, TestResultRow, User
-from judge.service.db.session import new_session, session_scope
-from judge.service.settings import get_settings
+from service.celery_app import GRADE_TASK, make_celery
+from service.cli import worker_command
+from service.db.models import ProblemRow, Submission, SubmissionStatus, TestResultRow, User
+from service.db.session import new_session, session_scope
+from service.settings import get_settings
 from tests.utils.service_env import FIXTURE_PROBLEMS
 
 PROBLEM = "secret_lookup"

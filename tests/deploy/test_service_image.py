@@ -19,9 +19,9 @@ import psycopg
 import pytest
 from docker.errors import APIError, NotFound
 
-from judge.service.settings import get_settings
-from judge.settings import engine_settings
+from judge.engine_settings import engine_settings
 from sandbox.docker_runner import DockerSandbox
+from service.settings import get_settings
 from tests.deploy.judging import private_prefix, received, send, stage, wait_done
 from tests.utils.service_env import FIXTURE_PROBLEMS, PG_ADMIN_URL, drop_postgres_database
 from tests.utils.service_fixtures import free_port

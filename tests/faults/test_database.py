@@ -30,9 +30,9 @@ import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import make_url
 
-from judge.service.db.models import SubmissionStatus
-from judge.service.notifications import CHANNEL, decode
-from judge.service.settings import get_settings
+from service.db.models import SubmissionStatus
+from service.notifications import CHANNEL, decode
+from service.settings import get_settings
 from tests.utils.fault_workers import Workers
 from tests.utils.service import REFERENCE, SLOW_REFERENCE, store_submission
 from tests.utils.service_fixtures import Tokens, free_port
@@ -114,7 +114,7 @@ def test_database_restart_and_api_kill(cluster: Cluster, tmp_path: Path,
            "JUDGE_DATA_DIR": str(tmp_path / "data"), "JUDGE_LEARNER_QUEUE_QUOTA": "100"}
     port = free_port()
     api = _api(env, port, tmp_path / "api.log")  # migrates the new database on start
-    token = subprocess.run([sys.executable, "-m", "judge.service.cli", "users", "create", "faulty"], env=env,
+    token = subprocess.run([sys.executable, "-m", "service.cli", "users", "create", "faulty"], env=env,
                            check=True, capture_output=True, text=True).stdout.strip()
     # A short lease: a claim left behind when the database died mid-verdict lapses soon.
     workers.start(JUDGE_DATABASE_URL=cluster.url, JUDGE_DATA_DIR=str(tmp_path / "fresh-data"),

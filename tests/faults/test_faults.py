@@ -18,8 +18,8 @@ import docker
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Submission, SubmissionStatus
 from sandbox.docker_runner import LABEL, DockerSandbox
+from service.db.models import Submission, SubmissionStatus
 from tests.utils.containers import this_sessions
 from tests.utils.fault_workers import Workers
 from tests.utils.service import SLOW_REFERENCE, store_submission, stored_row, submit, wait_done
@@ -89,7 +89,7 @@ def test_a_worker_started_while_the_engine_is_down_waits_for_it(
         workers: Workers, tokens: Tokens, client: TestClient, tmp_path: Path) -> None:
     proxy = SocketProxy(tmp_path / "engine.sock")
     proxy.cut()
-    judge_worker = [sys.executable, "-m", "judge.service.cli", "worker", "--concurrency", "1"]
+    judge_worker = [sys.executable, "-m", "service.cli", "worker", "--concurrency", "1"]
     process = workers.start(judge_worker, ready=False, DOCKER_HOST=proxy.url)
     log = workers.log(process)
     deadline = time.monotonic() + 60

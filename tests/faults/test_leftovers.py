@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import SubmissionStatus
 from sandbox.docker_runner import LABEL, WARM_LABEL, DockerSandbox, container_options
 from sandbox.interface import Limits
+from service.db.models import SubmissionStatus
 from tests.deploy.second_engine import SecondEngine
 from tests.faults.conftest import ORPHAN_GRACE
 from tests.faults.test_faults import _queued, _wait

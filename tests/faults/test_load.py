@@ -20,7 +20,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.settings import Settings
+from service.settings import Settings
 from tests.utils.accounts import make_account, unique
 from tests.utils.api_server import api_server
 from tests.utils.service import REFERENCE

@@ -24,9 +24,9 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
-from judge.service.broker_memory import SENTINEL
-from judge.service.db.models import SubmissionStatus
-from judge.service.settings import get_settings
+from service.broker_memory import SENTINEL
+from service.db.models import SubmissionStatus
+from service.settings import get_settings
 from tests.faults.test_database import _api
 from tests.utils.fault_workers import Workers
 from tests.utils.service import REFERENCE, store_submission, wait_done

@@ -10,7 +10,7 @@ import pytest
 
 from api.rendering import render_markdown
 from judge.problems import discover, load_problem
-from judge.settings import ROOT
+from judge.engine_settings import ROOT
 
 SHIPPED = discover(ROOT / "problems")
 EDITORIAL_SECTIONS = ("## Idea", "## Pitfalls the hidden tests probe", "## Complexity")

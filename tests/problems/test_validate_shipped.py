@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from judge.problems import discover, load_problem
-from judge.settings import ROOT
+from judge.engine_settings import ROOT
 from judge.validation import validate_problem
 from sandbox.docker_runner import DockerSandbox
 

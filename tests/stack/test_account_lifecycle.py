@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from judge.service.courses_join import new_join_code
-from judge.service.db.models import Course, CourseMember, Role, User, WebSession
-from judge.service.db.session import session_scope
+from service.courses_join import new_join_code
+from service.db.models import Course, CourseMember, Role, User, WebSession
+from service.db.session import session_scope
 from tests.utils.accounts import (
     PASSWORD,
     forget_failures,

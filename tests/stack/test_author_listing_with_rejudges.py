@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.utils.accounts import make_account
 from tests.utils.service import REFERENCE, bearer, submit, wait_done, wait_version
 from tests.utils.service_fixtures import Tokens, problem_files

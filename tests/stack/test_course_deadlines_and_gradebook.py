@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.utils.courses import (
     API,
     assignment_body,

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.course_invitations import MAX_PENDING
-from judge.service.db.models import Role
+from service.course_invitations import MAX_PENDING
+from service.db.models import Role
 from tests.utils.accounts import Account, make_account
 from tests.utils.courses import (
     API,

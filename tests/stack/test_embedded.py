@@ -15,8 +15,8 @@ import httpx
 import pytest
 import redis
 
-from judge.service import notifications
-from judge.service.private_redis import SOCKET_NAME, socket_folder
+from service import notifications
+from service.private_redis import SOCKET_NAME, socket_folder
 from tests.utils.service import REFERENCE, bearer, wait_done
 from tests.utils.service_fixtures import Serve, alive, make_learners, process_tree, start_serve
 

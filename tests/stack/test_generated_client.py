@@ -27,8 +27,8 @@ from typing import Any
 import httpx
 import pytest
 
-from judge.service.webhooks.signing import verify
 from sandbox.docker_runner import DockerSandbox
+from service.webhooks.signing import verify
 from tests.utils.service_fixtures import Serve, start_serve
 
 # On one parallel worker: the module's fixture generates the client (about 20 s) once.

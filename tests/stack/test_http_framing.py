@@ -20,8 +20,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from judge.service.http_server import BODY_GRACE, BODY_MIN_RATE, HEADER_TIMEOUT, KEEP_ALIVE
-from judge.service.settings import get_settings
+from service.http_server import BODY_GRACE, BODY_MIN_RATE, HEADER_TIMEOUT, KEEP_ALIVE
+from service.settings import get_settings
 from tests.utils.api_server import serving
 
 # `judge api` in a process of its own on the session's database and broker: the real stack.

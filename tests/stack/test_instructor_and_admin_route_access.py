@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.utils.accounts import Account, forget_failures, make_account, signed_in
 from tests.utils.courses import assignment_body
 from tests.utils.service import REFERENCE, bearer, wait_done, wait_version

@@ -6,12 +6,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from judge.service import jobs
-from judge.service.db.models import Submission, SubmissionStatus
-from judge.service.db.session import new_session
-from judge.service.settings import get_settings
 from sandbox.docker_runner import DockerSandbox
 from sandbox.interface import Sandbox, SandboxRun, SandboxUnavailable
+from service import jobs
+from service.db.models import Submission, SubmissionStatus
+from service.db.session import new_session
+from service.settings import get_settings
 from tests.utils.fake_sandbox import FakeSandbox
 from tests.utils.service import store_submission
 from tests.utils.service_fixtures import Tokens
@@ -74,7 +74,7 @@ def test_internal_errors_are_retried_then_final(client: TestClient, tokens: Toke
 
 
 def test_one_claim_at_a_time(client: TestClient) -> None:
-    from judge.service import lifecycle
+    from service import lifecycle
 
     submission_id = _queued_submission()
     with new_session() as session:
@@ -125,7 +125,7 @@ def test_any_judge_exception_is_stored_as_internal_error(client: TestClient) -> 
 def test_recovery_gives_up_after_every_attempt(client: TestClient) -> None:
     from datetime import timedelta
 
-    from judge.service.db.models import utcnow
+    from service.db.models import utcnow
 
     attempts = get_settings().internal_error_retries + 1
     stuck = store_submission(status=SubmissionStatus.RUNNING, attempts=attempts,

@@ -22,8 +22,8 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from judge.service.db.models import SignInFailure
-from judge.service.db.session import session_scope
+from service.db.models import SignInFailure
+from service.db.session import session_scope
 from tests.utils.accounts import PASSWORD, forget_failures, make_account, unique
 from tests.utils.api_server import api_server
 from tests.utils.service import bearer

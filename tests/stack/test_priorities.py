@@ -23,13 +23,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from judge.service.celery_app import BACKGROUND_QUEUE, GRADE_TASK, celery, make_celery
-from judge.service.cli import worker_command
-from judge.service.db.models import Role, Submission, SubmissionStatus
-from judge.service.db.session import new_session, session_scope
-from judge.service.settings import Settings, get_settings
-from judge.service.users import create_user
 from sandbox.docker_runner import DockerSandbox
+from service.celery_app import BACKGROUND_QUEUE, GRADE_TASK, celery, make_celery
+from service.cli import worker_command
+from service.db.models import Role, Submission, SubmissionStatus
+from service.db.session import new_session, session_scope
+from service.settings import Settings, get_settings
+from service.users import create_user
 from tests.utils import service_env
 from tests.utils.service import REFERENCE, SLOW_REFERENCE, bearer, store_submission, wait_done
 from tests.utils.service_fixtures import free_port

@@ -19,12 +19,12 @@ from fastapi.testclient import TestClient
 
 import api.routes.submissions as submission_routes
 from api.waits import Watcher, watcher
-from judge.service import notifications
-from judge.service.celery_app import RUN_QUEUE, enqueue_submission
-from judge.service.db.models import Submission, SubmissionStatus
-from judge.service.db.session import session_scope
-from judge.service.notifications import Change, RedisFeed
-from judge.service.settings import get_settings
+from service import notifications
+from service.celery_app import RUN_QUEUE, enqueue_submission
+from service.db.models import Submission, SubmissionStatus
+from service.db.session import session_scope
+from service.notifications import Change, RedisFeed
+from service.settings import get_settings
 from tests.utils.service import SLOW_REFERENCE, bearer, store_submission, submit
 from tests.utils.service_fixtures import Service, Tokens
 from tests.utils.socket_proxy import SocketProxy

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.settings import get_settings
+from service.settings import get_settings
 
 
 def _wait_for(client: TestClient, status: int, timeout: float = 30) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import SubmissionStatus, utcnow
+from service.db.models import SubmissionStatus, utcnow
 from tests.utils.service import store_submission, wait_done
 from tests.utils.service_fixtures import Tokens
 

@@ -7,9 +7,9 @@ import json
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from judge.service.db.models import Submission, SubmissionStatus, User
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service.db.models import Submission, SubmissionStatus, User
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.utils.service import REFERENCE, bearer, store_submission
 from tests.utils.service_fixtures import Tokens
 
@@ -75,8 +75,8 @@ def test_unknown_submission_is_404(client: TestClient, tokens: Tokens) -> None:
 
 def test_quota_of_waiting_submissions_is_429_with_retry_after(client: TestClient, tokens: Tokens) -> None:
     """Fill a fresh learner's queue directly in the database, so no worker can drain it first."""
-    from judge.service.db.models import Role
-    from judge.service.users import create_user
+    from service.db.models import Role
+    from service.users import create_user
 
     with session_scope() as session:
         token = create_user(session, "test-quota", Role.LEARNER)[1]

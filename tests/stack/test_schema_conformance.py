@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.service.db.models import Role
 from sandbox.docker_runner import DockerSandbox
+from service.db.models import Role
 from tests.utils.service_fixtures import Serve, make_learners, start_serve
 
 pytestmark = [pytest.mark.slow, pytest.mark.stack]

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.utils.service import bearer, wait_version
 from tests.utils.service_fixtures import Serve, make_learners, problem_files
 

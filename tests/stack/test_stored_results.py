@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
-from judge.service.db.session import session_scope
-from judge.settings import ROOT
+from judge.engine_settings import ROOT
 from judge.stored_values import BUDGET_NOTE, RESULTS_BUDGET_BYTES, SHOWN_CHARS
+from service.db.session import session_scope
 from tests.utils.service import bearer, submit, wait_done, wait_version
 from tests.utils.service_fixtures import Tokens
 

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
-from judge.service.db.session import session_scope
-from judge.service.users import create_user
-from judge.settings import ROOT
+from judge.engine_settings import ROOT
+from service.db.models import Role
+from service.db.session import session_scope
+from service.users import create_user
 from tests.unit.engine.test_archives import files_tar, member, tar, tar_bz2_bomb, zipped
 from tests.utils.service import bearer
 from tests.utils.service_fixtures import problem_files

@@ -18,10 +18,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from judge.service import authoring
-from judge.service.db.models import ProblemRow, ProblemVersion, Role, VersionStatus
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service import authoring
+from service.db.models import ProblemRow, ProblemVersion, Role, VersionStatus
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.utils.accounts import make_account
 from tests.utils.service import bearer
 from tests.utils.service_fixtures import problem_files

@@ -25,8 +25,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from judge.service.catalog import add_version
-from judge.service.celery_app import (
+from judge.validation import VALIDATION_CPU_WEIGHT
+from sandbox.docker_runner import LABEL, DockerSandbox
+from service.catalog import add_version
+from service.celery_app import (
     BACKGROUND_QUEUE,
     QUEUES,
     VALIDATE_TASK,
@@ -34,12 +36,10 @@ from judge.service.celery_app import (
     celery,
     make_celery,
 )
-from judge.service.cli import validation_worker_command, worker_command
-from judge.service.db.models import ProblemRow, ProblemVersion, User, VersionStatus
-from judge.service.db.session import new_session, session_scope
-from judge.service.settings import Settings, get_settings
-from judge.validation import VALIDATION_CPU_WEIGHT
-from sandbox.docker_runner import LABEL, DockerSandbox
+from service.cli import validation_worker_command, worker_command
+from service.db.models import ProblemRow, ProblemVersion, User, VersionStatus
+from service.db.session import new_session, session_scope
+from service.settings import Settings, get_settings
 from tests.utils import service_env
 from tests.utils.containers import this_sessions
 from tests.utils.service import REFERENCE, bearer, submit, wait_done, wait_version

@@ -21,14 +21,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
-from judge.service.cli import webhook_worker_command
-from judge.service.db.migrate import upgrade
-from judge.service.db.models import WebhookDelivery
-from judge.service.db.session import new_session, session_scope
-from judge.service.heartbeats import WEBHOOK_NODE
-from judge.service.settings import get_settings
-from judge.service.webhooks.claims import Claim, claim
-from judge.service.webhooks.outbox import enqueue
+from service.cli import webhook_worker_command
+from service.db.migrate import upgrade
+from service.db.models import WebhookDelivery
+from service.db.session import new_session, session_scope
+from service.heartbeats import WEBHOOK_NODE
+from service.settings import get_settings
+from service.webhooks.claims import Claim, claim
+from service.webhooks.outbox import enqueue
 from tests.utils.service_fixtures import _started, _stopped
 from tests.utils.webhook_fairness import Prompt, Stalled, new_user, write_deliveries
 

@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.cli import webhook_worker_command
-from judge.service.settings import get_settings
-from judge.service.webhooks.signing import verify
+from service.cli import webhook_worker_command
+from service.settings import get_settings
+from service.webhooks.signing import verify
 from tests.utils.service import REFERENCE, bearer, wait_done
 from tests.utils.service_fixtures import Tokens, _started, _stopped
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import httpx
 from sqlalchemy import delete, update
 
-from judge.service.db.models import Role, SignInFailure, User
-from judge.service.db.session import session_scope
-from judge.service.users import create_user
+from service.db.models import Role, SignInFailure, User
+from service.db.session import session_scope
+from service.users import create_user
 
 PASSWORD = "correct horse battery staple"
 COOKIE = "judge_session"

@@ -36,10 +36,10 @@ from typing import Any
 
 import pytest
 
+from judge.engine_settings import ROOT
 from judge.grading import KNOWN_TYPES, grade, known_type
 from judge.problems import Problem, find_problem
 from judge.results import CATEGORY_MESSAGES, Report, Verdict
-from judge.settings import ROOT
 from sandbox.docker_runner import LABEL, DockerSandbox
 from sandbox.interface import Isolation, SandboxUnavailable
 

@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
-from judge.service.db.session import session_scope
-from judge.service.users import create_user
+from service.db.models import Role
+from service.db.session import session_scope
+from service.users import create_user
 from tests.utils.service import bearer
 
 API = "/api/v1"

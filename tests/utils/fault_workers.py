@@ -9,9 +9,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from judge.service.celery_app import GRADE_TASK, make_celery
-from judge.service.cli import worker_command
-from judge.service.settings import get_settings
+from service.celery_app import GRADE_TASK, make_celery
+from service.cli import worker_command
+from service.settings import get_settings
 from tests.utils.service_env import child_env
 
 

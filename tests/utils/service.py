@@ -63,8 +63,8 @@ def store_submission(user: str = "test-learner", problem: str = "secret_lookup",
     """A submission row written straight to the database, never sent to the broker."""
     from sqlalchemy import select
 
-    from judge.service.db.models import ProblemRow, Submission, User
-    from judge.service.db.session import session_scope
+    from service.db.models import ProblemRow, Submission, User
+    from service.db.session import session_scope
 
     with session_scope() as session:
         owner = session.scalar(select(User).where(User.name == user))
@@ -79,8 +79,8 @@ def store_submission(user: str = "test-learner", problem: str = "secret_lookup",
 
 def stored_row(submission_id: int) -> Any:
     """The submission's row as the database holds it now, detached from its session."""
-    from judge.service.db.models import Submission
-    from judge.service.db.session import new_session
+    from service.db.models import Submission
+    from service.db.session import new_session
 
     with new_session() as session:
         row = session.get(Submission, submission_id)

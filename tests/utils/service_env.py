@@ -1,7 +1,7 @@
 """Points the judge's settings at throw-away services before anything reads them.
 
 PostgreSQL and Redis when they answer (CI requires them); SQLite and the file-system broker
-otherwise. Called from the root conftest at import time, before judge.settings is first read.
+otherwise. Called from the root conftest at import time, before judge.engine_settings is first read.
 Each run gets a database and a Redis key prefix of its own, so runs at the same time on one
 machine never see each other's rows or take each other's messages.
 """

@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.cli import validation_worker_command, worker_command
-from judge.service.db.models import Role
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
-from judge.service.users import create_user
 from sandbox.docker_runner import DockerSandbox
+from service.cli import validation_worker_command, worker_command
+from service.db.models import Role
+from service.db.session import session_scope
+from service.settings import get_settings
+from service.users import create_user
 from tests.conftest import FIXTURES
 from tests.utils.service_env import child_env
 
@@ -228,7 +228,7 @@ def start_serve(data: Path) -> Serve:
     port = free_port()
     env = {k: v for k, v in child_env().items() if k not in ("JUDGE_DATABASE_URL", "JUDGE_BROKER_URL")}
     env.update(JUDGE_DATA_DIR=str(data), JUDGE_PORT=str(port))
-    judge = [sys.executable, "-m", "judge.service.cli"]
+    judge = [sys.executable, "-m", "service.cli"]
     learners = [subprocess.run([*judge, "users", "create", name], env=env, check=True, capture_output=True,
                                text=True).stdout.strip() for name in ("learner", "other")]
     with (data / "serve.log").open("wb") as sink:

@@ -14,9 +14,9 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from judge.service.db.models import Role, WebhookDelivery, utcnow
-from judge.service.db.session import session_scope
-from judge.service.users import create_user
+from service.db.models import Role, WebhookDelivery, utcnow
+from service.db.session import session_scope
+from service.users import create_user
 
 
 class Stalled:

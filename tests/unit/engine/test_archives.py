@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from judge.archives import MAX_MEMBERS, files_from_archive
+from judge.engine_settings import ROOT
 from judge.errors import ProblemError
 from judge.problem_paths import MAX_FILES, MAX_TOTAL_BYTES
-from judge.service.catalog import folder_files, problem_from_files
-from judge.settings import ROOT
+from service.catalog import folder_files, problem_from_files
 from tests.conftest import FIXTURES
 
 FOLDERS = [FIXTURES / "problems" / "secret_lookup", ROOT / "problems" / "brevity_penalty"]

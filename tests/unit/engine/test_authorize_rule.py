@@ -12,10 +12,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.errors import Forbidden, NotFound
-from judge.service.access import Action, allowed, authorize, readable_submissions
-from judge.service.catalog import sync_folders
-from judge.service.db.migrate import upgrade
-from judge.service.db.models import (
+from service.access import Action, allowed, authorize, readable_submissions
+from service.catalog import sync_folders
+from service.db.migrate import upgrade
+from service.db.models import (
     Assignment,
     Course,
     CourseMember,
@@ -25,8 +25,8 @@ from judge.service.db.models import (
     Submission,
     User,
 )
-from judge.service.db.session import get_engine
-from judge.service.users import create_user
+from service.db.session import get_engine
+from service.users import create_user
 from tests.utils.service_env import FIXTURE_PROBLEMS
 
 

@@ -22,11 +22,11 @@ from judge.checkers import (
     check_exact,
     parse_checker,
 )
+from judge.engine_settings import ROOT
 from judge.errors import ProblemError
 from judge.mutation.calls import checker as job_checker
 from judge.mutation.runner import base_job
 from judge.problems import discover, load_problem
-from judge.settings import ROOT
 from tests.utils.problem_factory import PROBLEM_TOML, make_problem
 
 WHERE = "problems/p/problem.toml"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from judge import settings as engine
+from judge import engine_settings as engine
+from judge.engine_settings import ROOT, EngineSettings, engine_settings
 from judge.errors import InvalidInput
-from judge.service.settings import Settings
-from judge.settings import ROOT, EngineSettings, engine_settings
+from service.settings import Settings
 
 
 @pytest.fixture(autouse=True)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from judge.archives import files_from_archive
+from judge.engine_settings import ROOT
 from judge.errors import ProblemError
 from judge.problems import load_problem
-from judge.service.catalog import folder_files, problem_from_files
-from judge.settings import ROOT
+from service.catalog import folder_files, problem_from_files
 from tests.utils.problem_factory import make_problem
 
 HINTS = """\

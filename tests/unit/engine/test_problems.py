@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from judge.engine_settings import ROOT
 from judge.errors import ProblemError
 from judge.problems import discover, find_problem, load_problem
 from judge.results import Verdict
-from judge.settings import ROOT
 from sandbox.interface import Isolation
 from tests.utils.problem_factory import PROBLEM_TOML, make_problem
 

@@ -12,13 +12,13 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from judge.errors import QuotaExceeded
-from judge.service.catalog import sync_folders
-from judge.service.db.migrate import upgrade
-from judge.service.db.models import Role, Submission, SubmissionStatus, User
-from judge.service.db.session import get_engine
-from judge.service.settings import get_settings
-from judge.service.submissions import Mode, create_submission
-from judge.service.users import create_user
+from service.catalog import sync_folders
+from service.db.migrate import upgrade
+from service.db.models import Role, Submission, SubmissionStatus, User
+from service.db.session import get_engine
+from service.settings import get_settings
+from service.submissions import Mode, create_submission
+from service.users import create_user
 from tests.utils.service import REFERENCE
 from tests.utils.service_env import FIXTURE_PROBLEMS
 

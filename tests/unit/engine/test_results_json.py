@@ -55,9 +55,9 @@ def test_the_one_walk_gives_what_the_two_steps_gave() -> None:
 def test_a_test_prepared_once_is_stored_as_one_made_afresh_every_time() -> None:
     """grading works out each test's stored inputs once per loaded version; every problem's
     every test, judged twice (the second from that cache), stores what a fresh walk gives."""
+    from judge.engine_settings import engine_settings
     from judge.grading import grade
     from judge.problems import discover, load_problem
-    from judge.settings import engine_settings
     from sandbox.inside.protocol import CallResult, Outcome
     from sandbox.interface import SandboxRun
 

@@ -34,14 +34,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import judge.service.tasks as worker_tasks
-from judge.service import broker_memory, notifications
-from judge.service.celery_app import celery
-from judge.service.db import session as db_session
-from judge.service.db.models import Role
-from judge.service.db.session import session_scope
-from judge.service.settings import Settings, get_settings
-from judge.service.users import create_user
+import service.tasks as worker_tasks
+from service import broker_memory, notifications
+from service.celery_app import celery
+from service.db import session as db_session
+from service.db.models import Role
+from service.db.session import session_scope
+from service.settings import Settings, get_settings
+from service.users import create_user
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.local_bus import LocalBus
 from tests.unit.service.local_keys import LocalKeys

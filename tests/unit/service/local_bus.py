@@ -14,8 +14,8 @@ import contextlib
 import threading
 from collections.abc import Sequence
 
-from judge.service import notifications
-from judge.service.notifications import Change
+from service import notifications
+from service.notifications import Change
 
 _LOST = object()
 

@@ -1,4 +1,4 @@
-"""A TEST DOUBLE of the broker's Redis keys that ``judge.service.broker_memory`` uses, for the
+"""A TEST DOUBLE of the broker's Redis keys that ``service.broker_memory`` uses, for the
 unit layer (no network): a dict. ``flush()`` empties it like a Redis restarted without
 persistence."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import SUBMISSIONS, error, read
 from tests.utils.service import REFERENCE, bearer, submit
 from tests.utils.service_fixtures import Tokens

@@ -13,8 +13,8 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
-from judge.service.courses_join import new_join_code
-from judge.service.db.models import (
+from service.courses_join import new_join_code
+from service.db.models import (
     ApiToken,
     Course,
     CourseMember,
@@ -25,8 +25,8 @@ from judge.service.db.models import (
     WebSession,
     utcnow,
 )
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.unit.service.helpers import error
 from tests.utils.accounts import (
     COOKIE,
@@ -596,7 +596,7 @@ def test_a_name_taken_at_the_same_moment_is_a_conflict_not_a_crash(
     """Two requests pass the name check together; the unique index refuses the second insert,
     which must be the same 409 as a name taken earlier, not a 500."""
     from judge.errors import Conflict
-    from judge.service import users
+    from service import users
 
     with session_scope() as session:
         users.add_user(session, "same-moment", Role.LEARNER)

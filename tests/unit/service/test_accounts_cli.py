@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from judge.service.cli import app
-from judge.service.settings import get_settings
+from service.cli import app
+from service.settings import get_settings
 from tests.unit.service.helpers import error
 from tests.utils.accounts import forget_failures, sign_in, unique
 from tests.utils.service import bearer

@@ -28,12 +28,12 @@ import api.waits as waits
 from api.routes.web import WEB
 from api.waits import Watcher, watcher
 from judge.results import Report, Verdict
-from judge.service import jobs, lifecycle, notifications
-from judge.service.celery_app import celery
-from judge.service.db.models import Submission, SubmissionStatus, utcnow
-from judge.service.db.session import new_session, session_scope
-from judge.service.notifications import Change
-from judge.service.settings import Settings
+from service import jobs, lifecycle, notifications
+from service.celery_app import celery
+from service.db.models import Submission, SubmissionStatus, utcnow
+from service.db.session import new_session, session_scope
+from service.notifications import Change
+from service.settings import Settings
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import SUBMISSIONS, error, read
 from tests.unit.service.local_bus import LocalBus
@@ -237,7 +237,7 @@ def test_a_rejudge_announces_queued_before_the_message_goes(
 def test_publishing_never_fails_the_job(client: TestClient, tokens: Tokens, local_bus: LocalBus,
                                         caplog: pytest.LogCaptureFixture) -> None:
     local_bus.go_down()
-    with caplog.at_level(logging.WARNING, logger="judge.service.notifications"):
+    with caplog.at_level(logging.WARNING, logger="service.notifications"):
         created = submit(client, tokens.learner, REFERENCE)
     done = read(client, tokens.learner, created["id"], wait=5).json()
     assert done["status"] == "done" and done["verdict"] == "accepted"

@@ -32,7 +32,7 @@ from judge.errors import STATUS
 from judge.grading import grade
 from judge.problems import discover, load_problem
 from judge.results import HiddenPolicy, Report, TestResult, TestStatus, Verdict, Visibility
-from judge.service.settings import get_settings
+from service.settings import get_settings
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.helpers import SUBMISSIONS, post_json, read
 from tests.utils.service import bearer

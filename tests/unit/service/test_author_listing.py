@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import ratio_files
 from tests.utils.service import bearer, submit
 from tests.utils.service_fixtures import Tokens

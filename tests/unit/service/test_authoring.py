@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import error, read
 from tests.utils.service import bearer, submit

@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
 
-from judge.service.db.models import ProblemRow, Rejudge, RejudgeItem, Role
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service.db.models import ProblemRow, Rejudge, RejudgeItem, Role
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.unit.service.helpers import RATIO, error, publish, ratio_files, read
 from tests.utils.service import bearer, submit
 from tests.utils.service_fixtures import Tokens

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from judge.service.db.models import (
+from service.db.models import (
     Assignment,
     AssignmentProblem,
     Course,
@@ -25,8 +25,8 @@ from judge.service.db.models import (
     User,
     utcnow,
 )
-from judge.service.db.session import session_scope
-from judge.service.users import create_user
+from service.db.session import session_scope
+from service.users import create_user
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import error, ratio_files
 from tests.utils.service import bearer, submit
@@ -257,9 +257,9 @@ def test_a_course_instructor_compares_their_course_only(client: TestClient, toke
 
 def test_the_cap_on_compared_submissions_is_said(client: TestClient, tokens: Tokens, world: World,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.service import similarity
+    from service import similarity_reports
 
-    monkeypatch.setattr(similarity, "MAX_SUBMISSIONS", 2)
+    monkeypatch.setattr(similarity_reports, "MAX_SUBMISSIONS", 2)
     body = get(client, tokens.instructor, f"/problems/{SLUG}/similarity", threshold=0.0)
     assert body["compared"] == 2 and body["total"] == 3
     assert "only the 2 most recent were compared" in body["message"]

@@ -6,9 +6,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from judge.service.db.models import Role, Submission
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service.db.models import Role, Submission
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.unit.service.conftest import REQUEST_CAP, EagerQueue
 from tests.unit.service.helpers import SUBMISSIONS, error, post_json, read
 from tests.utils.service import REFERENCE, bearer, submit

@@ -8,9 +8,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
-import judge.service.tasks as worker_tasks
-from judge.service import jobs
-from judge.service.db.models import SubmissionStatus
+import service.tasks as worker_tasks
+from service import jobs
+from service.db.models import SubmissionStatus
 from tests.unit.service.conftest import EagerQueue, Message
 from tests.unit.service.helpers import read
 from tests.unit.service.local_keys import LocalKeys

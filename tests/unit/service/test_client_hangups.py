@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.types import Message
 
-from judge.service import metrics
+from service import metrics
 from tests.utils.service import bearer
 from tests.utils.service_fixtures import Tokens
 

@@ -3,7 +3,7 @@ every role and real ids filled in, answers only with code the one rule lets that
 
 Each submission (tries and runs included) carries a marker of its own in its code, which its
 solution also prints, so the marker shows wherever the code or its output goes. Who may read a
-submission is written out here, independently of ``judge.service.access``: its author, admins,
+submission is written out here, independently of ``service.access``: its author, admins,
 the owner of its problem, and an instructor of the course whose assignment it was handed in for
 (mode submit: a try or a run sent for the assignment stays the learner's).
 Everyone else must never meet its marker: not in a submission, a listing, a side-by-side view, a
@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import publish, ratio_files
 from tests.utils.accounts import make_account
 from tests.utils.courses import API, assignment_body, invite, join, new_course

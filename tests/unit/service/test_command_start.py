@@ -1,5 +1,5 @@
 """The engine's commands (`judge run`, `judge problems ...`) start without the service: the
-installed `judge` (``judge.service.cli``) imports Celery, SQLAlchemy, the accounts and Docker's
+installed `judge` (``service.cli``) imports Celery, SQLAlchemy, the accounts and Docker's
 client only in the commands that use them, so listing problems costs imports of the engine alone.
 """
 
@@ -15,10 +15,10 @@ import pytest
 # Top-level packages of the service, and the service's own modules besides the command line.
 SERVICE = ("celery", "kombu", "sqlalchemy", "alembic", "fastapi", "starlette", "argon2", "redis",
            "psycopg", "uvicorn")
-ALLOWED_SERVICE_MODULES = {"judge.service", "judge.service.cli", "judge.service.roles"}
+ALLOWED_SERVICE_MODULES = {"service", "service.cli", "service.roles"}
 PROBE = """
 import json, sys
-from judge.service.cli import app
+from service.cli import app
 sys.argv = ["judge", *json.loads(sys.argv[1])]
 try:
     app()
@@ -38,7 +38,7 @@ def loaded_by(*args: str) -> set[str]:
 
 def service_modules(modules: set[str]) -> list[str]:
     return sorted(m for m in modules if m.split(".")[0] in SERVICE
-                  or (m.startswith("judge.service") and m not in ALLOWED_SERVICE_MODULES))
+                  or (m.startswith("service") and m not in ALLOWED_SERVICE_MODULES))
 
 
 @pytest.mark.parametrize("args", [("problems", "list"), ("problems", "show", "secret_lookup"),
@@ -56,4 +56,4 @@ def test_listing_problems_needs_neither_docker_nor_grading() -> None:
 
 def test_a_service_command_still_loads_the_service_it_needs() -> None:
     loaded = loaded_by("users", "create", f"cli-start-{os.getpid()}")
-    assert {"sqlalchemy", "judge.service.users", "judge.service.db.session"} <= loaded
+    assert {"sqlalchemy", "service.users", "service.db.session"} <= loaded

@@ -12,10 +12,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from judge.service.course_invitations import MAX_PENDING
-from judge.service.db.models import Role, User
-from judge.service.db.session import session_scope
-from judge.service.users import create_user
+from service.course_invitations import MAX_PENDING
+from service.db.models import Role, User
+from service.db.session import session_scope
+from service.users import create_user
 from tests.unit.service.helpers import WRONG, error
 from tests.utils.courses import (
     API,

@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, event, select
 
-from judge.service import gradebook
-from judge.service.db.models import Role, User
-from judge.service.db.session import session_scope
+from service import gradebook
+from service.db.models import Role, User
+from service.db.session import session_scope
 from tests.unit.service.helpers import WRONG, error, publish, ratio_files
 from tests.utils.courses import (
     API,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import EDITORIAL, RATIO, error, publish, ratio_files, read
 from tests.utils.service import bearer, submit
 from tests.utils.service_fixtures import Tokens

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
-from judge.service.feedback import MAX_COMMENTS
+from service.db.models import Role
+from service.feedback import MAX_COMMENTS
 from tests.unit.service.helpers import WRONG, error
 from tests.utils.courses import API, csv_rows, join, new_assignment, new_course, new_user, send
 from tests.utils.service import REFERENCE, bearer

@@ -7,10 +7,10 @@ import os
 import pytest
 from fastapi.testclient import TestClient
 
-import judge.service.tasks as worker_tasks
-from judge.service.celery_app import celery
-from judge.service.db.session import get_engine
-from judge.service.settings import Settings, get_settings
+import service.tasks as worker_tasks
+from service.celery_app import celery
+from service.db.session import get_engine
+from service.settings import Settings, get_settings
 from tests.unit.service.conftest import DEAD_BROKER, NO_DOCKER, EagerQueue
 from tests.unit.service.exec_sandbox import ExecSandbox
 

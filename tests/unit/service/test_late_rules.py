@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import error
 from tests.utils.courses import API, assignment_body, at, csv_rows, join, new_course, new_user, send
 from tests.utils.service import REFERENCE, bearer

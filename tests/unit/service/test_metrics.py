@@ -14,10 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from judge.service import jobs, metrics
-from judge.service.db.models import Role
-from judge.service.db.session import new_session
 from sandbox.interface import Sandbox, SandboxUnavailable
+from service import jobs, metrics
+from service.db.models import Role
+from service.db.session import new_session
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.helpers import WRONG
@@ -126,7 +126,7 @@ def test_every_process_shares_one_folder_and_stale_files_go(tmp_path: Path) -> N
 # A process of its own: this one's metrics may be started already.
 PROBE = """
 import json, os, sys
-from judge.service import metrics
+from service import metrics
 stale = sys.argv[1]
 seen = {"imported": [os.environ.get(metrics.MULTIPROC_ENV), os.path.exists(stale)]}
 started = metrics.start()

@@ -10,8 +10,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
-from judge.service.db.migrate import alembic_config
-from judge.service.db.models import Base
+from service.db.migrate import alembic_config
+from service.db.models import Base
 
 
 def test_head_matches_the_models_and_0003_downgrades(tmp_path: Path) -> None:

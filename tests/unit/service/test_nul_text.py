@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import Column, Integer, MetaData, String, Table, create_engine, event, insert, select
 
 from judge.errors import InvalidInput
-from judge.service.db.session import refuse_nul
+from service.db.session import refuse_nul
 
 metadata = MetaData()
 notes = Table("notes", metadata, Column("id", Integer, primary_key=True), Column("label", String(50)))

@@ -19,10 +19,10 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from judge.service import password_hashing
-from judge.service.db.models import Role, SignInFailure
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service import password_hashing
+from service.db.models import Role, SignInFailure
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.unit.service.helpers import error
 from tests.utils.accounts import PASSWORD, Account, forget_failures, make_account, signed_in, unique
 from tests.utils.service import bearer

@@ -61,7 +61,7 @@ def test_judge_serves_children_keep_the_priority_it_started_with() -> None:
     has raised with every other: they get back the niceness `judge serve` started with."""
     script = """
 import os, sys, time
-from judge.service.supervision import Supervised
+from service.supervision import Supervised
 child = Supervised("sleeper", ["sleep", "30"], say=lambda _: None)
 os.setpriority(os.PRIO_PROCESS, 0, int(sys.argv[1]))  # the API raises this thread too
 process = child.start()

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import WRONG, error, read
 from tests.utils.service import REFERENCE, bearer, submit
 from tests.utils.service_fixtures import Tokens

@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.waits import wait_quota
-from judge.service.db.models import Role
-from judge.service.settings import Settings, get_settings
+from service.db.models import Role
+from service.settings import Settings, get_settings
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import SUBMISSIONS, error
 from tests.utils.service import REFERENCE, bearer, submit

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.main import create_app
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import SUBMISSIONS, error
 from tests.utils.service import REFERENCE, bearer

@@ -10,8 +10,8 @@ from typing import Any
 from alembic import command
 from sqlalchemy import create_engine, text
 
-from judge.service.db.migrate import alembic_config
 from judge.stored_values import RESULTS_BUDGET_BYTES, SHOWN_CHARS, learner_bytes
+from service.db.migrate import alembic_config
 
 
 def old_row(actual: Any, stdout: str = "", explanation: str = "e") -> dict[str, Any]:

@@ -20,10 +20,10 @@ import api.waits as waits
 from api.routes.submissions import RETRY_MS
 from api.waits import watcher
 from judge.results import Report, Verdict
-from judge.service import lifecycle
-from judge.service.db.models import Submission, SubmissionStatus
-from judge.service.db.session import session_scope
-from judge.service.settings import Settings
+from service import lifecycle
+from service.db.models import Submission, SubmissionStatus
+from service.db.session import session_scope
+from service.settings import Settings
 from tests.unit.service.helpers import SUBMISSIONS, read
 from tests.utils.service import REFERENCE, bearer, store_submission, submit
 from tests.utils.service_fixtures import Tokens

@@ -1,4 +1,4 @@
-"""Copying someone else's problem needs its owner's consent (``judge.service.sharing``): a copy
+"""Copying someone else's problem needs its owner's consent (``service.sharing``): a copy
 holds every file, hidden tests, reference and wrong solutions included. The owner (or an admin)
 shares a problem with PATCH /problems/{slug} and takes it back; shipped problems are always
 shareable; the owner and admins always copy."""
@@ -11,7 +11,7 @@ import uuid
 import httpx
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import error, ratio_files
 from tests.utils.courses import new_user
 from tests.utils.service import bearer

@@ -9,9 +9,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role, Submission
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service.db.models import Role, Submission
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import SUBMISSIONS, WRONG, error
 from tests.utils.service import REFERENCE, bearer

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import WRONG, error
 from tests.utils.courses import API, join, new_assignment, new_course, new_user, send
 from tests.utils.service import REFERENCE, bearer

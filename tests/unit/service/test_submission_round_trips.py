@@ -12,9 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.waits import wait_quota, watcher
-from judge.service.db.models import Role, Submission, SubmissionStatus
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service.db.models import Role, Submission, SubmissionStatus
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import SUBMISSIONS, WRONG, error, read
 from tests.utils.service import REFERENCE, bearer, store_submission, submit

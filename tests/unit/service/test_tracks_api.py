@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
+from service.db.models import Role
 from tests.unit.service.helpers import WRONG, error, read
 from tests.utils.courses import API, assignment_body, new_course
 from tests.utils.service import REFERENCE, bearer, submit

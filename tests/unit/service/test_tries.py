@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from judge.service.db.models import Role, Submission
-from judge.service.db.session import session_scope
+from service.db.models import Role, Submission
+from service.db.session import session_scope
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import RATIO, error, post_json, publish, ratio_files, read
 from tests.utils.service import bearer, submit

@@ -15,10 +15,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-import judge.service.tasks as worker_tasks
-from judge.service import jobs, lifecycle
-from judge.service.db.models import SubmissionStatus
-from judge.service.db.session import new_session
+import service.tasks as worker_tasks
+from service import jobs, lifecycle
+from service.db.models import SubmissionStatus
+from service.db.session import new_session
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.local_bus import LocalBus

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
-from judge.service.db.models import Role
-from judge.service.settings import get_settings
+from service.db.models import Role
+from service.settings import get_settings
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import error
 from tests.utils.service import bearer

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-import judge.service.tasks as worker_tasks
-from judge.service.db.models import Role
+import service.tasks as worker_tasks
+from service.db.models import Role
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.helpers import SUBMISSIONS, WRONG, error, post_json, read

@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 
 from api.waits import WaitQuota, wait_quota
 from judge.errors import QuotaExceeded
-from judge.service.db.models import Submission, SubmissionStatus
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
+from service.db.models import Submission, SubmissionStatus
+from service.db.session import session_scope
+from service.settings import get_settings
 from tests.unit.service.helpers import SUBMISSIONS
 from tests.utils.service import bearer, store_submission
 from tests.utils.service_fixtures import Tokens

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from judge.errors import InvalidInput
-from judge.service.webhooks.addresses import Target, check
+from service.webhooks.addresses import Target, check
 
 PUBLIC = "93.184.215.14"
 
@@ -112,7 +112,7 @@ def test_allowing_private_lets_the_loopback_receiver_through_but_not_odd_spellin
 @pytest.mark.parametrize("scheme", ["http", "https"])
 def test_an_attempt_connects_to_the_checked_address_never_to_the_name(
         scheme: str, refused_connections: list[str]) -> None:
-    from judge.service.webhooks.delivery import post
+    from service.webhooks.delivery import post
 
     # A name that resolves nowhere: were it looked up again, this would fail before connecting.
     target = Target(scheme, "hooks.example.invalid", 8080, "/in", "127.0.0.1")

@@ -16,14 +16,14 @@ import typer
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
-from judge.service.cli import webhook_worker_command
-from judge.service.db.models import Role, WebhookDelivery, utcnow
-from judge.service.db.session import new_session, session_scope
-from judge.service.settings import get_settings
-from judge.service.users import create_user
-from judge.service.webhooks import addresses, inflight, sweeper
-from judge.service.webhooks.claims import LEASE, Claim, claim
-from judge.service.webhooks.delivery import Outcome, deliver
+from service.cli import webhook_worker_command
+from service.db.models import Role, WebhookDelivery, utcnow
+from service.db.session import new_session, session_scope
+from service.settings import get_settings
+from service.users import create_user
+from service.webhooks import addresses, inflight, sweeper
+from service.webhooks.claims import LEASE, Claim, claim
+from service.webhooks.delivery import Outcome, deliver
 from tests.unit.service.conftest import EagerQueue
 
 

@@ -14,13 +14,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from judge.results import Report, Verdict
-from judge.service import lifecycle
-from judge.service.db.models import Submission, User, WebhookDelivery
-from judge.service.db.session import session_scope
-from judge.service.settings import get_settings
-from judge.service.submissions import Mode, submit
-from judge.service.webhooks import outbox
-from judge.service.webhooks.outbox import Callback, next_attempt
+from service import lifecycle
+from service.db.models import Submission, User, WebhookDelivery
+from service.db.session import session_scope
+from service.settings import get_settings
+from service.submissions import Mode, submit
+from service.webhooks import outbox
+from service.webhooks.outbox import Callback, next_attempt
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import error, post_json, publish, ratio_files
 from tests.utils.service import REFERENCE, bearer
@@ -235,8 +235,8 @@ def test_the_secret_is_read_then_rotated(client: TestClient, tokens: Tokens) -> 
 def test_a_batch_with_a_refused_item_reports_the_others(
         tokens: Tokens, allow_private: None, refused_connections: list[str]) -> None:
     from judge.errors import InvalidInput, NotFound
-    from judge.service.submissions import BatchItem
-    from judge.service.webhooks.batches import submit_batch
+    from service.submissions import BatchItem
+    from service.webhooks.batches import submit_batch
 
     with session_scope() as session:
         user = session.scalar(select(User).where(User.name == "test-admin"))
@@ -286,7 +286,7 @@ def test_an_address_that_turned_private_is_refused_at_delivery_without_connectin
     """The URL passed its check when the submission was made; by the attempt its host is
     loopback (DNS changed): the attempt is recorded as refused and nothing connects (the
     network guard would fail this test)."""
-    from judge.service.webhooks.delivery import Outcome, deliver
+    from service.webhooks.delivery import Outcome, deliver
 
     with session_scope() as session:
         user = session.scalar(select(User).where(User.name == "test-learner"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.service.webhooks.signing import SECRET_PREFIX, header, new_secret, signature, verify
+from service.webhooks.signing import SECRET_PREFIX, header, new_secret, signature, verify
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "webhooks.md"
 BODY = b'{"id":"abc","event":"submission.done","submission":{"id":7,"verdict":"accepted"}}'
