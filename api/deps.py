@@ -17,10 +17,10 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
-from judge.errors import Unauthorized
 from service.access import Action, authorize
 from service.db.models import User
 from service.db.session import new_session
+from service.errors import Unauthorized
 from service.users import user_for_token
 from service.web_sessions import COOKIE, CSRF_HEADER, find_session, require_csrf
 

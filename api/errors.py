@@ -1,6 +1,6 @@
 """Every error is JSON ``{"error": {"code", "message", "param", "request_id"}}``.
 
-A ``DomainError`` is answered with the status its class declares (``judge.errors.STATUS``, the
+A ``DomainError`` is answered with the status its class declares (``service.errors.STATUS``, the
 one table); a code missing from that table is the judge's own bug, so it is logged and answered
 as a 500, never guessed at. ``param`` names the request field at fault (the dotted location of
 a validation error, e.g. ``tests.3.args``) and is null when no one field is; ``request_id`` is
@@ -21,7 +21,8 @@ from starlette.types import Scope
 
 from api.allowed_methods import resources
 from api.request_ids import request_id
-from judge.errors import STATUS, DomainError, QuotaExceeded
+from judge.errors import DomainError
+from service.errors import STATUS, QuotaExceeded
 
 log = logging.getLogger("api")
 
@@ -66,8 +67,8 @@ def install(app: FastAPI) -> None:
         status = STATUS.get(exc.code)
         if status is None or status != exc.status:
             rid = request_id(request.scope)
-            log.error("request %s: %s has code %r and status %s, which judge.errors.STATUS does "
-                      "not hold (define the class in judge/errors.py)", rid, type(exc).__name__,
+            log.error("request %s: %s has code %r and status %s, which service.errors.STATUS does "
+                      "not hold (define the class in service/errors.py)", rid, type(exc).__name__,
                       exc.code, exc.status)
             return error_response(request, 500, "internal",
                                   f"the server failed on this request (request {rid})")

@@ -33,10 +33,10 @@ import anyio
 import anyio.to_thread
 from sqlalchemy import select
 
-from judge.errors import QuotaExceeded
 from service import notifications
 from service.db.models import Submission
 from service.db.session import new_session
+from service.errors import QuotaExceeded
 from service.notifications import Change, Feed
 
 log = logging.getLogger(__name__)

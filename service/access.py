@@ -24,7 +24,7 @@ from enum import StrEnum
 
 from sqlalchemy import ColumnElement, exists, or_, true
 
-from judge.errors import DomainError, Forbidden, NotFound
+from judge.errors import DomainError
 from service.db.models import (
     Assignment,
     Course,
@@ -35,6 +35,7 @@ from service.db.models import (
     Submission,
     User,
 )
+from service.errors import Forbidden, NotFound
 from service.sharing import is_shareable
 
 Target = ProblemRow | Submission | Course | Assignment | None

@@ -14,9 +14,10 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.errors import BadCredentials, InvalidInput, WrongPassword
+from judge.errors import InvalidInput
 from service import password_hashing, sign_in_limits
 from service.db.models import User
+from service.errors import BadCredentials, WrongPassword
 from service.web_sessions import end_sessions
 
 MIN_PASSWORD = 10

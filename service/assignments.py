@@ -15,7 +15,7 @@ from enum import StrEnum
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from judge.errors import InvalidInput, NotFound
+from judge.errors import InvalidInput
 from service.access import Action, authorize
 from service.courses import MAX_ID, checked_title, find_course
 from service.db.models import (
@@ -29,6 +29,7 @@ from service.db.models import (
     ProblemRow,
     User,
 )
+from service.errors import NotFound
 from service.lateness import derive_again
 from service.track_progress import track_problems
 

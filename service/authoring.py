@@ -16,15 +16,7 @@ from sqlalchemy import Select, case, func, select
 from sqlalchemy.orm import Session
 
 from judge.engine_settings import engine_settings
-from judge.errors import (
-    Conflict,
-    Forbidden,
-    InvalidInput,
-    NotFound,
-    ProblemError,
-    QuotaExceeded,
-    Unavailable,
-)
+from judge.errors import InvalidInput, ProblemError
 from judge.problem_paths import shown
 from judge.problems import SLUG
 from judge.results import Verdict
@@ -47,6 +39,7 @@ from service.db.models import (
     User,
     VersionStatus,
 )
+from service.errors import Conflict, Forbidden, NotFound, QuotaExceeded, Unavailable
 from service.settings import get_settings
 from service.stats import Acceptance, acceptance
 from service.submissions import Mode, check_code

@@ -11,10 +11,11 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, InvalidInput, ProblemError
+from judge.errors import InvalidInput, ProblemError
 from judge.problem_paths import MAX_FILES, MAX_TOTAL_BYTES, FolderTree, shown
 from judge.problems import SLUG, Problem, discover, load_problem
 from service.db.models import ProblemRow, ProblemVersion, VersionStatus
+from service.errors import Conflict
 
 
 def folder_files(folder: Path) -> dict[str, str]:

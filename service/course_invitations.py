@@ -21,10 +21,11 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from judge.errors import InvalidInput, NotFound, TooManyInvitations
+from judge.errors import InvalidInput
 from service.access import Action
 from service.courses import MAX_ID, find_course, keep_an_instructor
 from service.db.models import Course, CourseInvitation, CourseMember, CourseRole, Role, User
+from service.errors import NotFound, TooManyInvitations
 
 MAX_PENDING = 100  # pending invitations per course
 MAX_LISTED = 100  # invitations shown to one user

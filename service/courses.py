@@ -13,10 +13,11 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.errors import InvalidInput, LastInstructor, NotFound
+from judge.errors import InvalidInput
 from service.access import Action, authorize
 from service.courses_join import new_join_code
 from service.db.models import Course, CourseMember, CourseRole, User
+from service.errors import LastInstructor, NotFound
 
 MAX_ID = 2**31 - 1  # ids are INTEGER columns: PostgreSQL's stops here (SQLite's at 2**63 - 1); a larger
 # id would overflow the query (a 5xx), not miss

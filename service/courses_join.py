@@ -13,8 +13,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.errors import NotFound
 from service.db.models import Course, CourseInvitation, CourseMember, CourseRole, User
+from service.errors import NotFound
 
 CODE_BYTES = 12  # 16 URL-safe characters: not guessable, short enough to read out in a classroom
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
-from judge.errors import NotFound, NotSolved
 from judge.results import Verdict
 from service.access import owns_problem
 from service.authoring import current_version
 from service.catalog import load_version
 from service.db.models import ProblemRow, Submission, User
+from service.errors import NotFound, NotSolved
 from service.submissions import Mode
 
 

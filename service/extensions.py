@@ -8,10 +8,11 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from judge.errors import Forbidden, InvalidInput, NotFound
+from judge.errors import InvalidInput
 from service.access import Action, authorize
 from service.assignments import find_assignment
 from service.db.models import Assignment, CourseRole, Extension, Submission, User
+from service.errors import Forbidden, NotFound
 from service.lateness import derive_again
 from service.submissions import Mode, find_submission
 

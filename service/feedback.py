@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict, Forbidden, InvalidInput, NotFound
+from judge.errors import InvalidInput
 from service.access import Action, authorize
 from service.db.models import Comment, ScoreChange, Submission, SubmissionStatus, User, utcnow
+from service.errors import Conflict, Forbidden, NotFound
 from service.submissions import find_submission
 
 MAX_COMMENT = 5000  # characters of Markdown

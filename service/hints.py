@@ -16,10 +16,11 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from judge.errors import InvalidInput, NoMoreHints
+from judge.errors import InvalidInput
 from service.authoring import current_version
 from service.catalog import load_version
 from service.db.models import HintReveal, ProblemRow, User
+from service.errors import NoMoreHints
 
 
 @dataclass(frozen=True)

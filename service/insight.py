@@ -20,7 +20,6 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, func, select
 from sqlalchemy.orm import Session
 
-from judge.errors import Forbidden, NotFound
 from judge.results import TestStatus, Visibility
 from service.access import Action, authorize, owns_problem, readable_submissions
 from service.db.models import (
@@ -36,6 +35,7 @@ from service.db.models import (
     TestResultRow,
     User,
 )
+from service.errors import Forbidden, NotFound
 from service.stats import Acceptance, acceptance
 from service.submissions import Mode
 

@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.errors import NotOpen, PastDue
 from service.db.models import Assignment, Extension, LatePolicy, PenaltyUnit, Submission
+from service.errors import NotOpen, PastDue
 
 UNIT = {PenaltyUnit.HOUR: timedelta(hours=1), PenaltyUnit.DAY: timedelta(days=1)}
 

@@ -29,8 +29,8 @@ from typing import TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from judge.errors import HashingBusy
 from service import metrics
+from service.errors import HashingBusy
 from service.settings import get_settings
 
 RETRY_AFTER = 1  # seconds: a slot frees as soon as one run (about 0.1 s) ends

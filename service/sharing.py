@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from judge.errors import Conflict
 from service.db.models import ProblemRow
+from service.errors import Conflict
 
 
 def is_shareable(problem: ProblemRow) -> bool:

@@ -37,8 +37,8 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from judge.errors import TooManyAttempts
 from service.db.models import SignInFailure, SignInKey, utcnow
+from service.errors import TooManyAttempts
 
 WINDOW = timedelta(minutes=15)
 PER_NAME = 5

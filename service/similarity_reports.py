@@ -17,13 +17,14 @@ from itertools import combinations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.errors import InvalidInput, NotFound
+from judge.errors import InvalidInput
 from judge.results import Verdict
 from judge.similarity import Comparison, Match, compare, fingerprints
 from service.access import Action, allowed
 from service.authoring import current_version
 from service.catalog import load_version
 from service.db.models import ProblemRow, Submission, User
+from service.errors import NotFound
 from service.insight import Scope, insight_scope, judged
 from service.submissions import Mode, find_submission
 

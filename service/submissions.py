@@ -20,15 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
 from judge.custom_input import typed_arguments
-from judge.errors import (
-    Conflict,
-    DomainError,
-    InvalidInput,
-    NotFound,
-    QuotaExceeded,
-    TooLarge,
-    Unavailable,
-)
+from judge.errors import DomainError, InvalidInput
 from judge.problem_paths import shown
 from judge.problems import SLUG
 from judge.results import Visibility
@@ -46,6 +38,7 @@ from service.db.models import (
     User,
     utcnow,
 )
+from service.errors import Conflict, NotFound, QuotaExceeded, TooLarge, Unavailable
 from service.lateness import admit, deadline_of
 from service.settings import get_settings
 from service.webhooks import outbox

@@ -15,10 +15,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.engine_settings import engine_settings
-from judge.errors import NotFound
 from judge.tracks import Track, load_tracks, next_problem, track_of
 from service.catalog import load_version
 from service.db.models import ProblemRow, User
+from service.errors import NotFound
 from service.progress import NONE, Progress, Status, progress_by_problem
 
 _CACHE: dict[Path, tuple[int, list[Track]]] = {}

@@ -14,10 +14,11 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
-from judge.errors import Conflict, InvalidInput, LastAdmin, NotFound
+from judge.errors import InvalidInput
 from service.accounts import check_new_password, hash_password, normalize_name
 from service.courses_join import course_for_code, join_by_code
 from service.db.models import ApiToken, Role, User, utcnow
+from service.errors import Conflict, LastAdmin, NotFound
 from service.web_sessions import end_sessions
 
 # last_used_at is written at most this often per token, so that reading with a token does not

@@ -17,8 +17,8 @@ from datetime import timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from judge.errors import CsrfRejected
 from service.db.models import User, WebSession, utcnow
+from service.errors import CsrfRejected
 from service.settings import get_settings
 
 COOKIE = "judge_session"

@@ -1,9 +1,10 @@
-"""The error tree holds: every ``DomainError`` lives in ``judge/errors.py``, every code has one
-HTTP status, the framework's codes agree with the tree, and the tree drawn in the module's
-docstring is the tree of classes.
+"""The error tree holds: every ``DomainError`` lives in ``judge/errors.py`` (the root and the
+engine's refusals) or ``service/errors.py`` (the service's), every code has one HTTP status, the
+framework's codes agree with the tree, and the trees drawn in the two modules' docstrings are the
+tree of classes (the service's drawing: all of it; the engine's: its own classes).
 
-The classes are found by walking ``__subclasses__`` after importing every module of ``judge``
-(the service included) and ``api``, so a class defined anywhere else is found too.
+The classes are found by walking ``__subclasses__`` after importing every module of ``judge``,
+``service`` and ``api``, so a class defined anywhere else is found too.
 """
 
 from __future__ import annotations
@@ -18,17 +19,20 @@ from typing import TypeVar
 
 import api
 import judge
+import service
 from api.errors import HTTP_CODES
-from judge import errors
-from judge.errors import STATUS, DomainError
+from judge import errors as engine_errors
+from judge.errors import DomainError
+from service import errors as service_errors
+from service.errors import STATUS
 
-HOME = "judge.errors"
+HOMES = ("judge.errors", "service.errors")
 E = TypeVar("E", bound=BaseException)
 TREE_LINE = re.compile(r"^( {4}(?: {2})*)(\w+) +(\w+) +(\d{3})$")
 
 
 def import_everything() -> None:
-    for package in (judge, api):
+    for package in (judge, service, api):
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             # Alembic runs the migrations itself; a __main__ runs its program when imported.
             if ".migrations" not in module.name and not module.name.endswith("__main__"):
@@ -42,7 +46,7 @@ def every_class(root: type[E]) -> list[type[E]]:
     return found
 
 
-def faults(classes: Iterable[type], table: Mapping[str, int], home: str) -> list[str]:
+def faults(classes: Iterable[type], table: Mapping[str, int], homes: tuple[str, ...]) -> list[str]:
     """What is wrong with a tree of error classes: a code the table has no status for, a class
     that sets a code without a status, one code given two statuses, a class defined elsewhere."""
     found: list[str] = []
@@ -61,8 +65,8 @@ def faults(classes: Iterable[type], table: Mapping[str, int], home: str) -> list
             other = seen.setdefault(code, (cls.__qualname__, status))
             if other[1] != status:
                 found.append(f"code {code!r}: {other[0]} says {other[1]}, {cls.__qualname__} {status}")
-        if cls.__module__ != home:
-            found.append(f"{cls.__qualname__}: defined in {cls.__module__}, not in {home}")
+        if cls.__module__ not in homes:
+            found.append(f"{cls.__qualname__}: defined in {cls.__module__}, not in {' or '.join(homes)}")
     return found
 
 
@@ -83,35 +87,40 @@ def drawn_tree(docstring: str) -> dict[str, tuple[str | None, str, int]]:
     return drawn
 
 
-def class_tree() -> dict[str, tuple[str | None, str, int]]:
+def class_tree(module: str | None = None) -> dict[str, tuple[str | None, str, int]]:
+    """Each class (of ``module`` alone when given) -> (its parent's name, code, status)."""
     tree: dict[str, tuple[str | None, str, int]] = {}
     for cls in every_class(DomainError):
+        if module is not None and cls.__module__ != module:
+            continue
         parent = next((base.__name__ for base in cls.__bases__ if issubclass(base, DomainError)), None)
         tree[cls.__name__] = (parent, cls.code, cls.status)
     return tree
 
 
-def test_every_domain_error_lives_in_judge_errors_with_one_status() -> None:
+def test_every_domain_error_lives_in_an_errors_module_with_one_status() -> None:
     import_everything()
     classes = every_class(DomainError)
     assert len(classes) > 10  # the walk found the tree, not just its root
-    assert faults(classes, STATUS, HOME) == []
+    assert faults(classes, STATUS, HOMES) == []
 
 
 def test_the_fault_finder_names_each_kind_of_fault() -> None:
     # Stand-ins, not DomainError subclasses, so the real tree stays as it is.
-    good = type("Good", (Exception,), {"code": "good", "status": 409, "__module__": HOME})
-    unmapped = type("Unmapped", (good,), {"code": "nowhere", "status": 409, "__module__": HOME})
-    silent = type("Silent", (good,), {"code": "good", "__module__": HOME})
-    twice = type("Twice", (good,), {"code": "good", "status": 403, "__module__": HOME})
+    home = HOMES[1]
+    good = type("Good", (Exception,), {"code": "good", "status": 409, "__module__": home})
+    unmapped = type("Unmapped", (good,), {"code": "nowhere", "status": 409, "__module__": home})
+    silent = type("Silent", (good,), {"code": "good", "__module__": home})
+    twice = type("Twice", (good,), {"code": "good", "status": 403, "__module__": home})
     stray = type("Stray", (good,), {"__module__": "service.elsewhere"})
     table = {"good": 409}
-    assert faults([good], table, HOME) == []
-    assert faults([unmapped], table, HOME) == ["Unmapped: code 'nowhere' has no status in the table"]
-    assert faults([silent], table, HOME) == ["Silent: sets code 'good' without a status"]
-    assert faults([good, twice], table, HOME) == [
+    assert faults([good], table, HOMES) == []
+    assert faults([unmapped], table, HOMES) == ["Unmapped: code 'nowhere' has no status in the table"]
+    assert faults([silent], table, HOMES) == ["Silent: sets code 'good' without a status"]
+    assert faults([good, twice], table, HOMES) == [
         "Twice: status 403, the table says 409", "code 'good': Good says 409, Twice 403"]
-    assert faults([stray], table, HOME) == ["Stray: defined in service.elsewhere, not in judge.errors"]
+    assert faults([stray], table, HOMES) == [
+        "Stray: defined in service.elsewhere, not in judge.errors or service.errors"]
 
 
 def test_a_code_without_a_status_fails_where_it_is_defined() -> None:
@@ -122,11 +131,19 @@ def test_a_code_without_a_status_fails_where_it_is_defined() -> None:
     assert "TypeError: Gone sets code 'gone' without its HTTP status" in run.stderr
 
 
-def test_the_docstring_draws_the_tree_of_classes() -> None:
-    assert errors.__doc__ is not None
-    drawn = drawn_tree(errors.__doc__)
+def test_the_service_docstring_draws_the_whole_tree_of_classes() -> None:
+    import_everything()
+    assert service_errors.__doc__ is not None
+    drawn = drawn_tree(service_errors.__doc__)
     assert drawn["DomainError"] == (None, "bad_request", 400)  # the drawing was found and read
     assert drawn == class_tree()
+
+
+def test_the_engine_docstring_draws_the_engines_classes() -> None:
+    assert engine_errors.__doc__ is not None
+    drawn = drawn_tree(engine_errors.__doc__)
+    assert drawn["DomainError"] == (None, "bad_request", 400)  # the drawing was found and read
+    assert drawn == class_tree("judge.errors")
 
 
 def test_the_framework_codes_agree_with_the_tree() -> None:

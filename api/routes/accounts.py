@@ -15,9 +15,9 @@ from api import password_work
 from api.deps import CurrentCaller, SessionDep
 from api.schemas import Me
 from api.schemas.accounts import Register, SessionOut, SignIn
-from judge.errors import Unauthorized
 from service import accounts, users, web_sessions
 from service.db.models import Role, User, WebSession
+from service.errors import Unauthorized
 
 router = APIRouter(prefix="/auth", tags=["accounts"])
 

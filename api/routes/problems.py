@@ -46,13 +46,14 @@ from api.schemas.authoring import (
 )
 from api.schemas.preview import PreviewDetail, PreviewHint, PreviewRun
 from api.uploads import Upload, received, uploaded_files
-from judge.errors import NotFound, ProblemError
+from judge.errors import ProblemError
 from judge.problems import Problem
 from judge.results import Verdict
 from service import authoring, editorials, hints, sharing
 from service.access import Action, allowed, authorize, owns_problem
 from service.catalog import load_version
 from service.db.models import ProblemRow, ProblemVersion, User, VersionStatus
+from service.errors import NotFound
 from service.progress import progress_by_problem
 
 router = APIRouter(prefix="/problems", tags=["problems"])

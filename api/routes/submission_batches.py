@@ -19,9 +19,10 @@ from api.request_ids import request_id
 from api.routes.submissions import QUOTA_429, RATE_LIMIT_HEADERS, queue_quota, set_rate_limit
 from api.schemas.common import ErrorCode
 from api.schemas.submission_views import BatchCreate, BatchOut, BatchResult, ItemError
-from judge.errors import STATUS, DomainError
+from judge.errors import DomainError
 from service import submissions
 from service.db.models import Submission, User
+from service.errors import STATUS
 from service.webhooks import batches
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])

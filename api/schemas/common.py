@@ -16,9 +16,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
 
-from judge.errors import STATUS
 from judge.problems import DIFFICULTIES
 from judge.results import TestStatus, Visibility
+from service.errors import STATUS
 
 
 def _zulu(moment: datetime) -> str:

@@ -21,7 +21,6 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.errors import QuotaExceeded
 from judge.stored_values import cut
 from service.db.models import (
     Submission,
@@ -32,6 +31,7 @@ from service.db.models import (
     WebhookDelivery,
     utcnow,
 )
+from service.errors import QuotaExceeded
 from service.settings import get_settings
 from service.webhooks import addresses, signing
 

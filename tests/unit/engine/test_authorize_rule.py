@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from judge.errors import Forbidden, NotFound
 from service.access import Action, allowed, authorize, readable_submissions
 from service.catalog import sync_folders
 from service.db.migrate import upgrade
@@ -26,6 +25,7 @@ from service.db.models import (
     User,
 )
 from service.db.session import get_engine
+from service.errors import Forbidden, NotFound
 from service.users import create_user
 from tests.utils.service_env import FIXTURE_PROBLEMS
 

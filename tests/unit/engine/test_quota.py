@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from judge.errors import QuotaExceeded
 from service.catalog import sync_folders
 from service.db.migrate import upgrade
 from service.db.models import Role, Submission, SubmissionStatus, User
 from service.db.session import get_engine
+from service.errors import QuotaExceeded
 from service.settings import get_settings
 from service.submissions import Mode, create_submission
 from service.users import create_user

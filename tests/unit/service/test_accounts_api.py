@@ -595,8 +595,8 @@ def test_a_name_taken_at_the_same_moment_is_a_conflict_not_a_crash(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two requests pass the name check together; the unique index refuses the second insert,
     which must be the same 409 as a name taken earlier, not a 500."""
-    from judge.errors import Conflict
     from service import users
+    from service.errors import Conflict
 
     with session_scope() as session:
         users.add_user(session, "same-moment", Role.LEARNER)

@@ -28,10 +28,10 @@ from pydantic import BaseModel
 import api.schemas
 from api.openapi import OPERATION_IDS
 from api.schemas.common import ErrorCode, HiddenAggregate, TestResultOut
-from judge.errors import STATUS
 from judge.grading import grade
 from judge.problems import discover, load_problem
 from judge.results import HiddenPolicy, Report, TestResult, TestStatus, Verdict, Visibility
+from service.errors import STATUS
 from service.settings import get_settings
 from tests.unit.service.exec_sandbox import ExecSandbox
 from tests.unit.service.helpers import SUBMISSIONS, post_json, read

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.main import create_app
-from judge.errors import NotFound
+from service.errors import NotFound
 from tests.unit.service.conftest import REQUEST_CAP
 from tests.unit.service.helpers import SUBMISSIONS, error, post_json
 from tests.utils.service import REFERENCE, bearer

@@ -9,9 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.waits import WaitQuota, wait_quota
-from judge.errors import QuotaExceeded
 from service.db.models import Submission, SubmissionStatus
 from service.db.session import session_scope
+from service.errors import QuotaExceeded
 from service.settings import get_settings
 from tests.unit.service.helpers import SUBMISSIONS
 from tests.utils.service import bearer, store_submission

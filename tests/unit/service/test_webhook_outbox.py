@@ -234,7 +234,8 @@ def test_the_secret_is_read_then_rotated(client: TestClient, tokens: Tokens) -> 
 
 def test_a_batch_with_a_refused_item_reports_the_others(
         tokens: Tokens, allow_private: None, refused_connections: list[str]) -> None:
-    from judge.errors import InvalidInput, NotFound
+    from judge.errors import InvalidInput
+    from service.errors import NotFound
     from service.submissions import BatchItem
     from service.webhooks.batches import submit_batch
 
