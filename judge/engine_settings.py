@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from judge.errors import InvalidInput
 
@@ -22,20 +24,56 @@ TRUE = {"1", "true", "t", "yes", "y", "on"}
 FALSE = {"0", "false", "f", "no", "n", "off"}
 
 
+def _path(name: str, text: str) -> Path:
+    return Path(text)
+
+
+def _text(name: str, text: str) -> str:
+    return text
+
+
+def _true_false_or_automatic(name: str, text: str) -> bool | None:
+    if not text:
+        return None
+    if text.lower() in TRUE | FALSE:
+        return text.lower() in TRUE
+    raise InvalidInput(f"{name} is {text!r}: it must be true or false (or empty for automatic)",
+                       param=name)
+
+
+def _whole_number(name: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InvalidInput(f"{name} is {text!r}: it must be a whole number", param=name) from None
+
+
+def _number(name: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise InvalidInput(f"{name} is {text!r}: it must be a number", param=name) from None
+
+
+def _reads(parse: Callable[[str, str], Any]) -> dict[str, Callable[[str, str], Any]]:
+    """A field's metadata: the function that turns its variable's text into its value."""
+    return {"parse": parse}
+
+
 @dataclass(frozen=True)
 class EngineSettings:
-    problems_dir: Path = ROOT / "problems"
+    problems_dir: Path = field(default=ROOT / "problems", metadata=_reads(_path))
     # None: try a registry for python:3.11-slim, fall back to the offline debootstrap base.
-    sandbox_offline: bool | None = None
+    sandbox_offline: bool | None = field(default=None, metadata=_reads(_true_false_or_automatic))
     # The container runtime: runc, or runsc (gVisor) for a second wall at a cost in speed.
-    sandbox_runtime: str = "runc"
+    sandbox_runtime: str = field(default="runc", metadata=_reads(_text))
     # Sandbox containers each worker process keeps created, started and waiting for one
     # submission (sandbox.warm_pool); 0 creates every container when its submission arrives.
-    warm_pool_size: int = 2
+    warm_pool_size: int = field(default=2, metadata=_reads(_whole_number))
     # Every worker process sweeps sandbox leftovers this often, judging or idle, and takes a
     # container still created, or stopped, this long after it was for one (sandbox.janitor).
-    sandbox_sweep_seconds: float = 60.0
-    sandbox_abandoned_seconds: float = 60.0
+    sandbox_sweep_seconds: float = field(default=60.0, metadata=_reads(_number))
+    sandbox_abandoned_seconds: float = field(default=60.0, metadata=_reads(_number))
 
 
 def engine_settings() -> EngineSettings:
@@ -43,31 +81,11 @@ def engine_settings() -> EngineSettings:
     given = {**_env_file(ENV_FILE), **{k.upper(): v for k, v in os.environ.items()
                                        if k.upper().startswith(PREFIX)}}
     values = {}
-    for field in dataclasses.fields(EngineSettings):
-        name = PREFIX + field.name.upper()
+    for setting in dataclasses.fields(EngineSettings):
+        name = PREFIX + setting.name.upper()
         if name in given:
-            values[field.name] = _parse(name, given[name], str(field.type))
-    return EngineSettings(**values)  # type: ignore[arg-type]  # each parsed to its field's type
-
-
-def _parse(name: str, raw: str, kind: str) -> object:
-    text = raw.strip()
-    if kind == "Path":
-        return Path(text)
-    if kind == "str":
-        return text
-    if kind == "bool | None":
-        if not text:
-            return None
-        if text.lower() in TRUE | FALSE:
-            return text.lower() in TRUE
-        raise InvalidInput(f"{name} is {raw!r}: it must be true or false (or empty for automatic)",
-                           param=name)
-    try:
-        return int(text) if kind == "int" else float(text)
-    except ValueError:
-        raise InvalidInput(f"{name} is {raw!r}: it must be a {'whole ' if kind == 'int' else ''}"
-                           f"number", param=name) from None
+            values[setting.name] = setting.metadata["parse"](name, given[name].strip())
+    return EngineSettings(**values)
 
 
 def _env_file(path: Path) -> dict[str, str]:

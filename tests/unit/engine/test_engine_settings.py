@@ -3,6 +3,7 @@ pydantic settings read theirs, with a clear refusal of a value that does not fit
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -71,3 +72,11 @@ def test_the_service_reads_the_same_variables_and_leaves_the_engine_its_own(
     service = Settings()
     assert service.port == 8123 and not hasattr(service, "sandbox_runtime")
     assert (engine_settings().warm_pool_size, engine_settings().sandbox_runtime) == (4, "runsc")
+
+
+def test_each_variable_has_one_parser() -> None:
+    """A JUDGE_ variable is read by the engine's settings or the service's, never by both, and
+    every engine setting names the function that reads it."""
+    engine_fields = dataclasses.fields(EngineSettings)
+    assert not {f.name for f in engine_fields} & set(Settings.model_fields)
+    assert all(callable(f.metadata.get("parse")) for f in engine_fields)
