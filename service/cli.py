@@ -1,7 +1,8 @@
 """The whole `judge` command: the engine's commands plus `serve`, `worker` and `users`.
 
-This is the installed entry point. The engine's own command line (``judge.engine_commands``) stays free of
-the service, so ``python -m judge.engine_commands`` works without a database or a queue.
+This is the installed entry point. The engine's own command line (``judge.engine_commands``)
+stays free of the service, so ``python -m judge.engine_commands`` works without a database or a
+queue.
 """
 
 from __future__ import annotations
