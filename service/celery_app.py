@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import warnings
+from pathlib import Path
 from typing import Any
 
 from celery import Celery, bootsteps
@@ -49,8 +50,6 @@ def transport_options(settings: Settings) -> dict[str, object]:
     url = settings.resolved_broker_url()
     if url.startswith("filesystem://"):
         folder = settings.broker_folder
-        for sub in ("processed", "control"):
-            (folder / sub).mkdir(parents=True, exist_ok=True)
         return {
             "data_folder_in": str(folder),
             "data_folder_out": str(folder),
@@ -88,8 +87,6 @@ class RecoverOnConnect(bootsteps.StartStopStep):  # type: ignore[misc]  # Celery
 
 def make_celery(settings: Settings) -> Celery:
     app = Celery("judge", include=["service.tasks"])
-    # The beat keeps its schedule there; without the folder the beat dies and nothing recovers.
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
     app.conf.update(
         broker_url=settings.resolved_broker_url(),
         broker_transport_options=transport_options(settings),
@@ -118,6 +115,17 @@ def make_celery(settings: Settings) -> Celery:
 
 
 celery = make_celery(get_settings())
+
+
+def prepare_folders(app: Celery) -> None:
+    """Make the folders ``app`` writes to: the beat's schedule's (without it the beat dies and
+    nothing recovers) and, with the file-system broker, its queues'. Done by whoever sends or
+    takes tasks (``send``, the worker's ``worker_init``), never at import; cheap when they exist."""
+    Path(app.conf.beat_schedule_filename).parent.mkdir(parents=True, exist_ok=True)
+    options = app.conf.broker_transport_options or {}
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
+        if key in options:
+            Path(options[key]).mkdir(parents=True, exist_ok=True)
 
 
 def accepts_pickle(accept_content: object) -> bool:
@@ -153,14 +161,18 @@ def use_broker(url: str) -> None:
                        broker_transport_options=transport_options(settings))
 
 
+def send(task: str, argument: int, queue: str, countdown: float = 0) -> None:
+    prepare_folders(celery)
+    celery.send_task(task, args=[argument], countdown=countdown or None, queue=queue)
+
+
 def enqueue_submission(submission_id: int, countdown: float = 0, queue: str = SUBMIT_QUEUE) -> None:
-    celery.send_task(GRADE_TASK, args=[submission_id], countdown=countdown or None, queue=queue)
+    send(GRADE_TASK, submission_id, queue, countdown)
 
 
 def enqueue_validation(version_id: int, countdown: float = 0) -> None:
-    celery.send_task(VALIDATE_TASK, args=[version_id], countdown=countdown or None,
-                     queue=VALIDATION_QUEUE)
+    send(VALIDATE_TASK, version_id, VALIDATION_QUEUE, countdown)
 
 
 def enqueue_webhook(delivery_id: int) -> None:
-    celery.send_task(DELIVER_TASK, args=[delivery_id], queue=WEBHOOK_QUEUE)
+    send(DELIVER_TASK, delivery_id, WEBHOOK_QUEUE)

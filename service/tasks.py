@@ -32,6 +32,7 @@ from service.celery_app import (
     celery,
     enqueue_submission,
     enqueue_validation,
+    prepare_folders,
 )
 from service.db.session import new_session
 from service.settings import get_settings
@@ -42,8 +43,6 @@ MAX_BACKOFF = 60.0
 # sandbox that hangs beyond its wall clock meets this, and the version then says so.
 VALIDATION_OVERRUN = 60.0
 _ = heartbeats, sweeper  # imported for their signal handlers: heartbeats, the webhook sweep
-# The verdict lines pass whatever level the worker's log has (`judge serve` hides Celery's INFO).
-jobs.VERDICTS.setLevel(logging.INFO)
 
 
 def _validates() -> bool:
@@ -115,6 +114,17 @@ def _drain_warm_sandboxes(**_: Any) -> None:
 @worker_init.connect
 def _yield_the_cpu_to_the_api(**_: Any) -> None:
     os.nice(get_settings().worker_niceness)  # the pool's processes inherit it
+
+
+@worker_init.connect
+def _prepare_folders(sender: Any = None, **_: Any) -> None:
+    prepare_folders(sender.app if sender is not None else celery)
+
+
+@worker_init.connect
+def _log_every_verdict(**_: Any) -> None:
+    # The verdict lines pass whatever level the worker's log has (`judge serve` hides Celery's INFO).
+    jobs.VERDICTS.setLevel(logging.INFO)
 
 
 @worker_init.connect
