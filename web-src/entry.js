@@ -1,4 +1,5 @@
-// The CodeMirror 6 pieces the problem page's editor uses (api/web/static/editor.js configures them).
+// The CodeMirror 6 pieces the problem page's editor uses (api/web/static/js/problems/editor.js
+// configures them).
 // Only what is named here ends up in the bundle; add a name here and rebuild with scripts/build-web-assets.
 export { EditorState, EditorSelection, Prec } from "@codemirror/state";
 export { EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";

@@ -38,7 +38,7 @@ os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
-TOKEN_KEY = "judge.token"  # api/web/static/api.js keeps the token under this key
+TOKEN_KEY = "judge.token"  # api/web/static/js/core/api.js keeps the token under this key
 STORY_PROBLEM = Path(__file__).parent / "problem"
 DESKTOP = {"width": 1366, "height": 768}
 

@@ -52,10 +52,17 @@ def test_the_api_is_not_shadowed_and_pages_are_not_in_the_schema(client: TestCli
 
 
 CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
-SCRIPTS = sorted(STATIC.glob("*.js"))
+# The entry point (app.js) and the modules it imports, a folder per area (js/<area>/*.js).
+SCRIPTS = sorted([*STATIC.glob("*.js"), *STATIC.glob("js/*/*.js")])
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in STATIC.iterdir() if p.is_file()))
+def _name(path: Path) -> str:
+    """A script's path under static/, as /static/ serves it."""
+    return path.relative_to(STATIC).as_posix()
+
+
+@pytest.mark.parametrize("name", sorted({*(p.name for p in STATIC.iterdir() if p.is_file()),
+                                         *map(_name, SCRIPTS)}))
 def test_static_assets_are_served(client: TestClient, name: str) -> None:
     # Module scripts run only when served with a JavaScript type.
     content_type = CONTENT_TYPES[Path(name).suffix]
@@ -79,30 +86,34 @@ def _read(name: str) -> str:
 
 
 def test_the_scripts_write_markup_only_in_one_place() -> None:
-    # dom.js serverHtml: the server's rendering of a problem's Markdown (statement, hints, editorial).
-    writes = {p.name: re.findall(r".*innerHTML.*", p.read_text()) for p in SCRIPTS}
-    assert {name: lines for name, lines in writes.items() if lines} == {"dom.js": ["  node.innerHTML = html;"]}
+    # core/dom.js serverHtml: the server's rendering of a problem's Markdown (statement, hints, editorial).
+    writes = {_name(p): re.findall(r".*innerHTML.*", p.read_text()) for p in SCRIPTS}
+    assert {name: lines for name, lines in writes.items() if lines} == {"js/core/dom.js": ["  node.innerHTML = html;"]}
     for path in SCRIPTS:
         script = path.read_text()
         for sink in ("outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
                      "createContextualFragment", "srcdoc", "DOMParser"):
-            assert sink not in script, f"{path.name}: {sink}"
+            assert sink not in script, f"{_name(path)}: {sink}"
 
 
 def test_the_modules_import_only_each_other() -> None:
-    names = {p.name for p in SCRIPTS}
+    names = {_name(p) for p in SCRIPTS}
     imported = set()
     for path in SCRIPTS:
         text = path.read_text()
-        assert "import(" not in text, path.name
+        assert "import(" not in text, _name(path)
         for target in re.findall(r'^import .* from "(.*)";$', text, re.MULTILINE):
-            assert target.startswith("./") and target[2:] in names, f"{path.name}: {target}"
-            imported.add(target[2:])
+            # A relative specifier (./ or ../) that names another of the scripts.
+            resolved = (path.parent / target).resolve()
+            assert target.startswith(("./", "../")) and resolved.is_relative_to(STATIC.resolve()), \
+                f"{_name(path)}: {target}"
+            assert _name(resolved) in names, f"{_name(path)}: {target}"
+            imported.add(_name(resolved))
     assert imported == names - {"app.js"}  # no module is left out
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to parse the scripts with")
-@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SCRIPTS, ids=_name)
 def test_the_scripts_parse_as_modules(path: Path) -> None:
     # The pages have no build step: a syntax error would reach the browser and blank every page.
     checked = subprocess.run(["node", "--input-type=module", "--check"], input=path.read_text(),
@@ -117,12 +128,12 @@ def test_the_statement_html_the_script_trusts_is_escaped() -> None:
     assert 'href="javascript:' not in html
 
 
-@pytest.mark.parametrize("name", ["shell.html", "static/app.css", *(f"static/{p.name}" for p in SCRIPTS)])
+@pytest.mark.parametrize("name", ["shell.html", "static/app.css", *(f"static/{_name(p)}" for p in SCRIPTS)])
 def test_nothing_is_loaded_from_another_origin(name: str) -> None:
     # The pages must work offline: no CDN, no web font, no remote image.
     text = _read(name)
     hosts = re.findall(r"(?:https?:)?//([a-z0-9.-]+\.[a-z]{2,})", text, re.IGNORECASE)
-    # .invalid never resolves (RFC 2606): nextpath.js parses ?next= against such a base.
+    # .invalid never resolves (RFC 2606): account/nextpath.js parses ?next= against such a base.
     assert not [host for host in hosts if not host.lower().endswith(".invalid")], hosts
     assert "@import" not in text
 
@@ -141,3 +152,4 @@ def test_the_assets_ship_with_the_package() -> None:
     patterns = config["tool"]["setuptools"]["package-data"]["api"]
     shipped = {p.relative_to(WEB.parent).as_posix() for pattern in patterns for p in WEB.parent.glob(pattern)}
     assert {"web/shell.html", "web/static/app.js", "web/static/app.css"} <= shipped
+    assert {f"web/static/{_name(p)}" for p in SCRIPTS} <= shipped  # every area's folder too

@@ -1,14 +1,17 @@
 // The judge's web pages. Every page is the same static shell; this script reads the path, loads
 // its data from the JSON API (session cookie or kept token), and builds the DOM with createElement and
 // textContent only. The one exception is HTML the server rendered from Markdown with raw HTML
-// escaped (statements, hints, editorials), inserted by dom.js serverHtml alone.
-import { drawHeader, loadUser, setUpHeader, signedIn } from "./account.js";
-import { el, notice, show } from "./dom.js";
-import { signInHref } from "./nextpath.js";
-import { ACCOUNT_ROUTES } from "./routes-account.js";
-import { AUTHOR_ROUTES } from "./routes-author.js";
-import { LEARNER_ROUTES } from "./routes.js";
-import { COURSE_ROUTES } from "./routes-courses.js";
+// escaped (statements, hints, editorials), inserted by core/dom.js serverHtml alone.
+// This is the entry point (the shell's one script). The modules it imports live in js/, a folder
+// per area (account, problems, submissions, courses, assignments, author; core for what all
+// share), each area with its route table in routes.js, joined here.
+import { drawHeader, loadUser, setUpHeader, signedIn } from "./js/account/user.js";
+import { el, notice, show } from "./js/core/dom.js";
+import { signInHref } from "./js/account/nextpath.js";
+import { ACCOUNT_ROUTES } from "./js/account/routes.js";
+import { AUTHOR_ROUTES } from "./js/author/routes.js";
+import { LEARNER_ROUTES } from "./js/problems/routes.js";
+import { COURSE_ROUTES } from "./js/courses/routes.js";
 
 let page = new AbortController(); // aborted when the page is drawn again (e.g. a new token)
 

@@ -1,6 +1,6 @@
 """The account pages (issue 11): their paths serve the shell, the header has no token box any
 more, and two pieces of their script run under Node: the ?next= guard of /sign-in (no open
-redirect) and api.js's credentials (the cookie with a CSRF token on changes, or a kept Bearer
+redirect) and core/api.js's credentials (the cookie with a CSRF token on changes, or a kept Bearer
 token, and one retry after the session's CSRF token changed)."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from api.routes.web import PAGES, WEB
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml"}
 STATIC = WEB / "static"
-ACCOUNT_MODULES = ["account.js", "account-forms.js", "account-page.js", "admin-users.js", "api.js", "join.js",
-                   "nextpath.js", "routes-account.js", "signin.js"]
+ACCOUNT_MODULES = ["js/account/user.js", "js/account/forms.js", "js/account/page.js", "js/account/admin-users.js",
+                   "js/core/api.js", "js/account/join.js", "js/account/nextpath.js", "js/account/routes.js",
+                   "js/account/signin.js"]
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to run the page's modules with")
 
 
@@ -56,8 +57,8 @@ def test_the_header_signs_in_and_out_instead_of_holding_a_token_box() -> None:
 def test_every_import_of_the_account_modules_is_a_file_that_exports_it() -> None:
     for module in ACCOUNT_MODULES:
         text = (STATIC / module).read_text(encoding="utf-8")
-        for names, target in re.findall(r'import \{([^}]*)\} from "\./([^"]+)"', text):
-            source = (STATIC / target).read_text(encoding="utf-8")
+        for names, target in re.findall(r'import \{([^}]*)\} from "(\.\.?/[^"]+)"', text):
+            source = ((STATIC / module).parent / target).read_text(encoding="utf-8")
             for name in (n.strip() for n in names.split(",") if n.strip()):
                 exported = rf"export (?:async )?(?:function\*? |const |class |let ){re.escape(name)}\b"
                 assert re.search(exported, source), f"{module} imports {name} from {target}, which lacks it"
@@ -89,8 +90,9 @@ NEXT_CASES = {
 
 
 def _node(tmp_path: Path, script: str, *modules: str) -> str:
+    """Run script beside the given modules (paths under static/), each copied in by its file name."""
     for module in modules:
-        (tmp_path / module).write_text((STATIC / module).read_text(encoding="utf-8"), encoding="utf-8")
+        (tmp_path / Path(module).name).write_text((STATIC / module).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "run.mjs").write_text(script, encoding="utf-8")
     ran = subprocess.run(["node", "run.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert ran.returncode == 0, ran.stderr
@@ -104,7 +106,7 @@ def test_sign_in_goes_on_only_to_a_path_of_this_site(tmp_path: Path) -> None:
                 f"const cases = {json.dumps(list(NEXT_CASES))};\n"
                 "console.log(JSON.stringify({next: cases.map(safeNext), "
                 "href: [signInHref('/'), signInHref('/account?x=1'), signInHref('//evil.example')],"
-                "odd: [safeNext(null), safeNext(undefined), safeNext(42)]}));\n", "nextpath.js")
+                "odd: [safeNext(null), safeNext(undefined), safeNext(42)]}));\n", "js/account/nextpath.js")
     got = json.loads(out)
     assert dict(zip(NEXT_CASES, got["next"], strict=True)) == NEXT_CASES
     assert got["href"] == ["/sign-in", "/sign-in?next=%2Faccount%3Fx%3D1", "/sign-in"]
@@ -155,7 +157,7 @@ console.log(JSON.stringify(results));
 @needs_node
 def test_api_sends_the_cookie_with_a_csrf_token_or_a_kept_bearer_token(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text('{"type": "module"}')
-    got = json.loads(_node(tmp_path, FAKE_BROWSER, "api.js"))
+    got = json.loads(_node(tmp_path, FAKE_BROWSER, "js/core/api.js"))
     assert all(r["credentials"] == "same-origin" for requests in got.values() for r in requests)
     assert got["get"] == [{"url": "/api/v1/problems", "method": "GET", "credentials": "same-origin",
                            "csrf": None, "bearer": None}]

@@ -433,7 +433,7 @@ def test_the_pages_reader_parses_the_stream_the_api_sends(
     eventually(read_its_state(queued), what="the stream has sent the queued state")
     finish(queued, claim(queued))
     text = streaming.result(timeout=10).text
-    (tmp_path / "api.mjs").write_text((WEB / "static" / "api.js").read_text())
+    (tmp_path / "api.mjs").write_text((WEB / "static" / "js" / "core" / "api.js").read_text())
     (tmp_path / "reader.mjs").write_text(NODE_READER)
     ran = subprocess.run(["node", "reader.mjs", text.replace("\n\n", "\n: keep-alive\n\n", 1)],
                          cwd=tmp_path, capture_output=True, text=True, timeout=30)

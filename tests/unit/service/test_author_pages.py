@@ -1,6 +1,6 @@
 """The authoring and insight pages (issue 11): their paths serve the strict shell (whose image
 policy admits the charts' object URLs and nothing more), their route table covers exactly those
-paths, every name they import exists, and the module that holds no DOM (author-format.js: which
+paths, every name they import exists, and the module that holds no DOM (author/format.js: which
 action a version offers, a new file's path, acceptance in words, the lines a match covers) gives
 the right answers when Node runs it."""
 
@@ -20,10 +20,9 @@ from api.routes.web import PAGES, WEB
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 STATIC = WEB / "static"
-AUTHOR_MODULES = ["routes-author.js", "author-list.js", "author-problem.js", "author-files.js",
-                  "author-versions.js", "author-rejudge.js", "author-preview.js", "author-insight.js",
-                  "author-format.js", "author-http.js", "author-parts.js", "author-upload.js",
-                  "author-sharing.js", "side-by-side.js"]
+AUTHOR = STATIC / "js" / "author"
+AUTHOR_MODULES = ["routes.js", "list.js", "problem.js", "files.js", "versions.js", "rejudge.js", "preview.js",
+                  "insight.js", "format.js", "http.js", "parts.js", "upload.js", "sharing.js", "side-by-side.js"]
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to run the page modules with")
 
 
@@ -45,7 +44,7 @@ def test_other_author_paths_are_not_pages(client: TestClient, path: str) -> None
 
 
 def _route_patterns() -> list[re.Pattern[str]]:
-    text = (STATIC / "routes-author.js").read_text(encoding="utf-8")
+    text = (AUTHOR / "routes.js").read_text(encoding="utf-8")
     # Each route's pattern is a regex literal opening its row: [/^\/author...$/, ...
     return [re.compile(found) for found in re.findall(r"\[/(\^.*?\$)/,", text)]
 
@@ -59,7 +58,7 @@ def test_the_route_table_covers_exactly_the_author_pages() -> None:
     for other in ["/author/", "/authors", "/author/a/b", "/problems/bleu_1gram"]:
         assert not any(p.fullmatch(other) for p in patterns), other
     app = (STATIC / "app.js").read_text(encoding="utf-8")
-    assert 'import { AUTHOR_ROUTES } from "./routes-author.js";' in app and "...AUTHOR_ROUTES" in app
+    assert 'import { AUTHOR_ROUTES } from "./js/author/routes.js";' in app and "...AUTHOR_ROUTES" in app
 
 
 def _exports(module: Path) -> set[str]:
@@ -70,21 +69,21 @@ def _exports(module: Path) -> set[str]:
 
 @pytest.mark.parametrize("name", AUTHOR_MODULES)
 def test_every_name_an_author_module_imports_is_exported(name: str) -> None:
-    text = (STATIC / name).read_text(encoding="utf-8")
-    imports = re.findall(r'^import \{([^}]*)\} from "\./([\w.-]+)";', text, re.M)
-    assert imports or name == "author-format.js", name  # that one holds no DOM and imports nothing
+    text = (AUTHOR / name).read_text(encoding="utf-8")
+    imports = re.findall(r'^import \{([^}]*)\} from "(\.\.?/[\w./-]+)";', text, re.M)
+    assert imports or name == "format.js", name  # that one holds no DOM and imports nothing
     for names, source in imports:
-        module = STATIC / source
+        module = AUTHOR / source
         assert module.is_file(), f"{name} imports the missing {source}"
         exported = _exports(module)
         for wanted in (n.strip() for n in names.split(",") if n.strip()):
             assert wanted in exported, f"{name} imports {wanted} from {source}, which does not export it"
-    assert "innerHTML" not in text  # built with createElement/textContent; dom.js serverHtml is the one exception
+    assert "innerHTML" not in text  # built with createElement/textContent; core/dom.js serverHtml is the one exception
 
 
 def _run_format(tmp_path: Path, script: str) -> Any:
-    (tmp_path / "author-format.mjs").write_text((STATIC / "author-format.js").read_text(encoding="utf-8"))
-    (tmp_path / "run.mjs").write_text('import * as f from "./author-format.mjs";\n' + script)
+    (tmp_path / "format.mjs").write_text((AUTHOR / "format.js").read_text(encoding="utf-8"))
+    (tmp_path / "run.mjs").write_text('import * as f from "./format.mjs";\n' + script)
     ran = subprocess.run(["node", "run.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert ran.returncode == 0, ran.stderr
     return json.loads(ran.stdout)

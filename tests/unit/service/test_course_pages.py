@@ -38,7 +38,7 @@ def test_other_course_paths_are_not_pages(client: TestClient, path: str) -> None
 
 
 def test_the_route_table_covers_the_page_paths() -> None:
-    routes = (STATIC / "routes-courses.js").read_text()
+    routes = (STATIC / "js" / "courses" / "routes.js").read_text()
     for pattern in [r"/^\/courses$/", r"/^\/courses\/(\d+)$/", r"/^\/assignments\/(\d+)$/",
                     r"/^\/assignments\/(\d+)\/gradebook$/"]:
         assert pattern in routes
@@ -46,8 +46,9 @@ def test_the_route_table_covers_the_page_paths() -> None:
 
 
 def run_module(tmp_path: Path, module: str, script: str, tz: str = "UTC") -> Any:
-    """Run ``script`` (which imports ``./module.mjs`` and prints JSON) under Node in time zone tz."""
-    (tmp_path / f"{module}.mjs").write_text((STATIC / f"{module}.js").read_text())
+    """Run ``script`` (which imports ``./NAME.mjs`` for module ``js/assignments/NAME`` and prints JSON)
+    under Node in time zone tz."""
+    (tmp_path / f"{module}.mjs").write_text((STATIC / "js" / "assignments" / f"{module}.js").read_text())
     (tmp_path / "run.mjs").write_text(script)
     ran = subprocess.run(["node", "run.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=30,
                          env={**os.environ, "TZ": tz})
@@ -104,13 +105,13 @@ def test_local_times_are_sent_with_the_offset_of_their_date(tmp_path: Path, tz: 
 @needs_node
 def test_only_submit_counts_for_the_assignment_of_the_link(tmp_path: Path) -> None:
     script = (
-        'import { assignmentFromSearch, problemForAssignment, submissionFields } from "./assignment-link.mjs";\n'
+        'import { assignmentFromSearch, problemForAssignment, submissionFields } from "./link.mjs";\n'
         'const searches = ["?assignment=12", "?x=1&assignment=7", "", "?assignment=0", "?assignment=abc",\n'
         '  "?assignment=12abc", "?assignment=-3"];\n'
         "const ids = searches.map(assignmentFromSearch);\n"
         'const fields = [["submit", 12], ["run", 12], ["try", 12], ["submit", null]].map(([m, id]) => submissionFields(m, id));\n'
         'console.log(JSON.stringify({ ids, fields, href: problemForAssignment("bleu 1", 12) }));\n')
-    got = run_module(tmp_path, "assignment-link", script)
+    got = run_module(tmp_path, "link", script)
     assert got["ids"] == [12, 7, None, None, None, None, None]
     assert got["fields"] == [{"assignment": 12}, {}, {}, {}]
     assert got["href"] == "/problems/bleu%201?assignment=12"

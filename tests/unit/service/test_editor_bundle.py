@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[3]
 WEB = ROOT / "api" / "web"
 BUNDLE = WEB / "static" / "vendor" / "codemirror.js"
 RECORD = ROOT / "web-src" / "assets.sha256"
-EDITOR = WEB / "static" / "editor.js"
+EDITOR = WEB / "static" / "js" / "problems" / "editor.js"
 
 # A URL with a scheme or a scheme-relative one (//host/...): anything not served by this origin.
 EXTERNAL = re.compile(r"""(?:\b[a-z][a-z0-9+.-]*:)?//[\w.-]+""", re.IGNORECASE)
@@ -61,14 +61,14 @@ def test_the_bundle_is_one_self_contained_module() -> None:
 
 
 def test_every_name_the_editor_imports_is_exported_by_the_bundle() -> None:
-    # editor.js and web-src/entry.js must agree; a name added to one only breaks the page at load.
+    # problems/editor.js and web-src/entry.js must agree; a name added to one only breaks the page at load.
     exports = re.search(r"export\s*\{([^}]*)\}\s*;?\s*$", BUNDLE.read_text(encoding="utf-8"))
     assert exports, "the bundle ends without its export list"
     exported = {item.split(" as ")[-1].strip() for item in exports.group(1).split(",")}
     imports = re.findall(r"import\s*\{([^}]*)\}\s*from\s*\"([^\"]+)\"", EDITOR.read_text(encoding="utf-8"))
-    assert [source for _, source in imports] == ["./vendor/codemirror.js"]
+    assert [source for _, source in imports] == ["../../vendor/codemirror.js"]  # static/vendor/
     wanted = {name.strip() for name in imports[0][0].split(",") if name.strip()}
-    assert wanted <= exported, f"editor.js imports {sorted(wanted - exported)}, which the bundle lacks"
+    assert wanted <= exported, f"problems/editor.js imports {sorted(wanted - exported)}, which the bundle lacks"
 
 
 @pytest.mark.parametrize("path", [WEB / "shell.html", EDITOR], ids=lambda path: path.name)
@@ -82,7 +82,8 @@ def test_the_shell_and_the_editor_only_load_from_this_origin() -> None:
     sources = re.findall(r"""\b(?:src|href)\s*=\s*["']([^"']*)["']""", shell)
     assert sources and all(source.startswith("/") and not source.startswith("//") for source in sources), sources
     editor_imports = re.findall(r"""\bfrom\s*["']([^"']+)["']""", EDITOR.read_text(encoding="utf-8"))
-    assert editor_imports and all(source.startswith("./") for source in editor_imports), editor_imports
+    # Relative specifiers only (static/js/problems/ -> static/vendor/): never a URL of its own.
+    assert editor_imports and all(source.startswith(("./", "../")) for source in editor_imports), editor_imports
 
 
 def test_the_build_pins_exact_versions() -> None:

@@ -1,4 +1,4 @@
-"""inflight.js under Node: a held button is disabled and busy until released, and every click's
+"""problems/inflight.js under Node: a held button is disabled and busy until released, and every click's
 Idempotency-Key is new and within the API's 200 characters."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to run the page's modules with")
 
 STATIC = Path(__file__).resolve().parents[3] / "api" / "web" / "static"
+INFLIGHT = STATIC / "js" / "problems" / "inflight.js"
 
 SCRIPT = """
 import { holdButton, idempotencyKey } from "./inflight.js";
@@ -34,7 +35,7 @@ console.log(JSON.stringify({ seen, keys }));
 
 def test_a_held_button_is_disabled_and_busy_until_released_and_keys_are_fresh(tmp_path: Path) -> None:
     (tmp_path / "package.json").write_text('{"type": "module"}')
-    (tmp_path / "inflight.js").write_text((STATIC / "inflight.js").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "inflight.js").write_text(INFLIGHT.read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "run.mjs").write_text(SCRIPT, encoding="utf-8")
     ran = subprocess.run(["node", "run.mjs"], cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert ran.returncode == 0, ran.stderr

@@ -108,7 +108,7 @@ DIFF_CASES = [
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to run the page's diff with")
 def test_the_history_diff_is_a_longest_common_subsequence_of_lines(tmp_path: Path) -> None:
-    (tmp_path / "diff.mjs").write_text((WEB / "static" / "diff.js").read_text())
+    (tmp_path / "diff.mjs").write_text((WEB / "static" / "js" / "submissions" / "diff.js").read_text())
     (tmp_path / "run.mjs").write_text(
         'import { lineDiff } from "./diff.mjs";\n'
         "const cases = JSON.parse(process.argv[2]);\n"

@@ -1,0 +1,40 @@
+// The problem page opened from an assignment (?assignment=ID): a banner "For assignment TITLE,
+// due …" (what happens when it is past due, or not open yet), and the field Submit adds so the
+// submission counts for the assignment. Runs and tries are sent without it.
+import { api } from "../core/api.js";
+import { assignmentFromSearch, submissionFields } from "./link.js";
+import { el, link, timeText } from "../core/dom.js";
+import { dueWords } from "./due.js";
+
+function bannerText(assignment, now) {
+  const { state, words } = dueWords(assignment, now);
+  if (state === "upcoming") return [`, opens ${timeText(assignment.opens_at)} (${words}). `, el("strong", {}, "Submitting before then is refused.")];
+  if (state === "open") return [`, due ${timeText(assignment.due_at)} (${words}).`];
+  return [`, due ${timeText(assignment.due_at)} (${words}). `, el("strong", {}, assignment.late_policy === "refuse"
+    ? "This assignment no longer accepts submissions." : "Submitting now is late.")];
+}
+
+// { banner: element or null, fields(mode): the extra body of POST /submissions }
+export function assignmentContext(slug, signal) {
+  const id = assignmentFromSearch(location.search);
+  if (id === null) return { banner: null, fields: () => ({}) };
+  const banner = el("p", { class: "notice assignment-banner" }, `For assignment #${id}…`);
+  api(`/assignments/${id}`, { signal }).then((assignment) => {
+    const draw = () => {
+      const state = dueWords(assignment, Date.now()).state;
+      banner.className = `notice assignment-banner due-${state}${state === "due" ? ` late-${assignment.late_policy}` : ""}`;
+      banner.replaceChildren("For assignment ", link(`/assignments/${assignment.id}`, assignment.title), ...bannerText(assignment, Date.now()));
+      if (!assignment.problems.some((p) => p.slug === slug)) {
+        banner.append(" ", el("strong", {}, "This problem is not part of it: Submit will be refused."));
+      }
+    };
+    draw();
+    const timer = setInterval(draw, 30000);
+    signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+  }).catch((error) => {
+    if (error.name === "AbortError") return;
+    banner.classList.add("error");
+    banner.textContent = `Assignment #${id} could not be loaded: ${error.message}`;
+  });
+  return { banner, fields: (mode) => submissionFields(mode, id) };
+}
