@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from re import Pattern
 
 from fastapi.routing import iter_route_contexts
-from starlette._utils import get_route_path  # the router's own reading of the path (root_path off)
 from starlette.routing import BaseRoute
 from starlette.types import Scope
 
@@ -58,7 +57,7 @@ class Resources:
 
     def methods(self, scope: Scope) -> list[str]:
         """The methods the request's path takes (in ``ORDER``), none when no route matches it."""
-        path = get_route_path(scope)
+        path = route_path(scope)
         matching = [t for t in self.templates if t.regex.match(path)]
         if not matching:
             return []
@@ -68,8 +67,19 @@ class Resources:
 
     def shadows(self, scope: Scope) -> bool:
         """Starlette might route the request's path to a less specific template than its own."""
-        path = get_route_path(scope)
+        path = route_path(scope)
         return any(t.regex.match(path) for t in self.shadowed)
+
+
+def route_path(scope: Scope) -> str:
+    """The path as Starlette's router matches it: with the ASGI ``root_path`` (a mount point or a
+    proxy's prefix) taken off where the path starts with it as a whole segment."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if not root or not path.startswith(root):
+        return path
+    rest = path[len(root):]
+    return rest if rest == "" or rest.startswith("/") else path
 
 
 def resources(scope: Scope) -> Resources:

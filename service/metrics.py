@@ -214,22 +214,25 @@ def client_hung_up(metrics: Metrics) -> None:
 # Queue depth, read when scraped
 
 
-def broker_queue_depths() -> dict[str, int]:
-    """Messages waiting in each queue, read from the broker.
+def broker_queue_depths(app: Any = None) -> dict[str, int]:
+    """Messages waiting in each queue, read from ``app``'s broker (the service's by default).
 
-    On Redis each queue is a list per priority step (kombu's ``queue``, ``queue\\x06\\x163``,
-    ``...6``, ``...9``), every key under ``JUDGE_BROKER_KEY_PREFIX``; kombu's ``_size`` adds up
-    their LLENs through its prefixing client, which is exactly how the worker reads them. On the
-    file-system broker it counts the queue's message files. Messages a worker already holds
-    (reserved, or waiting out a countdown) are not in the queue and not counted.
+    Read with ``queue_declare``, whose answer counts the messages (kombu's public API; declaring
+    a queue on these transports writes nothing to the broker). Not the passive form Celery's
+    documentation shows: kombu's Redis check that a queue exists ignores the key prefix, so under
+    ``JUDGE_BROKER_KEY_PREFIX`` every queue would read as missing. On Redis each queue is a list
+    per priority step (kombu's ``queue``, ``queue\\x06\\x163``, ``...6``, ``...9``), and the count
+    adds up their LLENs through the same prefixing client the worker reads them with. On the
+    file-system broker it counts the queue's message files. Messages a worker already holds (reserved, or
+    waiting out a countdown) are not in the queue and not counted.
     """
     from service.celery_app import ALL_QUEUES, celery
 
-    with celery.connection_for_read() as connection:
+    with (app or celery).connection_for_read() as connection:
         # One try, no pause: a scrape that finds the broker down falls back at once.
         connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=3)
         channel = connection.default_channel
-        return {queue: int(channel._size(queue)) for queue in ALL_QUEUES}
+        return {queue: int(channel.queue_declare(queue=queue).message_count) for queue in ALL_QUEUES}
 
 
 def database_queue_depths() -> dict[str, int]:

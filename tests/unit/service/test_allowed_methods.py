@@ -18,6 +18,7 @@ from fastapi.routing import iter_route_contexts
 from fastapi.testclient import TestClient
 from starlette.convertors import IntegerConvertor
 
+from api.allowed_methods import route_path
 from api.main import app
 from tests.unit.service.helpers import error
 
@@ -83,3 +84,14 @@ def test_a_method_no_route_of_the_path_takes_is_405_with_the_whole_allow(client:
         if method != "HEAD":  # a HEAD answer has no body
             message = error(response, 405, "method_not_allowed")
             assert message == f"{method} is not allowed on {path}; it takes {response.headers['allow']}"
+
+
+@pytest.mark.parametrize(("path", "root", "matched"), [
+    ("/api/v1/problems", "", "/api/v1/problems"),
+    ("/judge/api/v1/problems", "/judge", "/api/v1/problems"),  # behind a proxy's prefix
+    ("/judge", "/judge", ""),
+    ("/judgement/x", "/judge", "/judgement/x"),  # a prefix of a segment is not the root
+    ("/elsewhere", "/judge", "/elsewhere"),
+])
+def test_the_path_is_read_as_the_router_reads_it(path: str, root: str, matched: str) -> None:
+    assert route_path({"type": "http", "path": path, "root_path": root}) == matched
