@@ -52,7 +52,7 @@ from service.db.models import (
     utcnow,
 )
 from service.gradebook import Cell
-from service.lateness import deadline
+from service.lateness import Deadline, deadline
 
 router = APIRouter(prefix="/courses", tags=["courses"])
 
@@ -63,11 +63,21 @@ def late_rules(assignment: Assignment) -> dict[str, Any]:
             "penalty_unit": PenaltyUnit(assignment.penalty_unit)}
 
 
-def brief(assignment: Assignment) -> AssignmentBrief:
+def own_deadline(assignment: Assignment, learner: User) -> tuple[Extension | None, Deadline]:
+    """A learner's extension of the assignment, if any, and the deadline that holds for them."""
+    mine = next((e for e in assignment.extensions if e.user_id == learner.id), None)
+    return mine, deadline(assignment, mine)
+
+
+def brief(assignment: Assignment, learner: User | None = None) -> AssignmentBrief:
+    """``learner``: a learner of the course, whose own due time (an extension's) the state follows."""
+    own = own_deadline(assignment, learner)[1] if learner is not None else None
     return AssignmentBrief(
         id=assignment.id, course_id=assignment.course_id, title=assignment.title,
-        opens_at=assignment.opens_at, due_at=assignment.due_at, state=due_state(assignment, utcnow()),
+        opens_at=assignment.opens_at, due_at=assignment.due_at,
+        state=due_state(assignment, utcnow(), own.due_at if own else None),
         problems=[link.problem.slug for link in assignment.problems],
+        your_due_at=own.due_at if own else None, your_late_until=own.late_until if own else None,
         **late_rules(assignment))
 
 
@@ -102,7 +112,8 @@ def course_out(course: Course, viewer: User) -> CourseOut:
             "invitations": [invitation_out(i) for i in course.invitations],
             "join_code": course.join_code, "join_url": courses.join_path(course)}
     return CourseOut(id=course.id, title=course.title, role=role, created_at=course.created_at,
-                     assignments=[brief(a) for a in course.assignments], **teachers_view)
+                     assignments=[brief(a, viewer if role is CourseRole.LEARNER else None)
+                                  for a in course.assignments], **teachers_view)
 
 
 def cell_out(cell: Cell) -> CellOut:
@@ -118,8 +129,7 @@ def assignment_out(assignment: Assignment, role: CourseRole | None, cells: list[
     extension to show (a learner's own)."""
     mine, own = None, None
     if viewer is not None and role is CourseRole.LEARNER:
-        mine = next((e for e in assignment.extensions if e.user_id == viewer.id), None)
-        own = deadline(assignment, mine)
+        mine, own = own_deadline(assignment, viewer)
     problems = []
     for index, link in enumerate(assignment.problems):
         version = link.problem.published_version

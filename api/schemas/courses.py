@@ -82,8 +82,13 @@ class AssignmentBrief(LateRules):
     due_at: UtcTime
     late_policy: LatePolicy
     late_until: UtcTime | None = Field(description="late work is taken until then; null: at any time")
-    state: DueState = Field(description="upcoming (not open yet), open, or due (past its due time)")
+    state: DueState = Field(description=(
+        "upcoming (not open yet), open, or due (past its due time): for a learner, by their own due time"))
     problems: list[str] = Field(description="the problems' slugs, in order")
+    your_due_at: UtcTime | None = Field(None, description=(
+        "a learner's due time: their extension's, or due_at (null: not a learner of the course)"))
+    your_late_until: UtcTime | None = Field(None, description=(
+        "a learner's last accepted time (null: none, or not a learner of the course)"))
 
 
 class CourseOut(BaseModel):

@@ -86,3 +86,31 @@ def test_an_instructor_runs_late_work_from_the_pages(open_page: PageFactory, liv
             expect(line).not_to_contain_text("extension")
         assert horizontal_overflow(phone) is None
         assert_accessible(phone)
+
+
+def test_every_due_time_a_learner_reads_is_their_own(open_page: PageFactory, live_server: str) -> None:
+    """Due a minute ago, with an extension running 30 minutes more: the problem page's banner and
+    the course page say it is still open for that learner, and late for the one without."""
+    teacher = make_account(Role.INSTRUCTOR, "own-due-teacher")
+    ann, bob = make_account(Role.LEARNER, "own-due-ann"), make_account(Role.LEARNER, "own-due-bob")
+    course = api_call(live_server, teacher, "POST", "/courses", title=f"Own due {uuid.uuid4().hex[:4]}")
+    for learner in (ann, bob):
+        api_call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
+    members = api_call(live_server, teacher, "GET", f"/courses/{course['id']}")["members"]
+    bob_id = next(m["user_id"] for m in members if m["user"] == bob.name)
+    week = api_call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 4",
+                    opens_at=hours_from_now(-24), due_at=hours_from_now(-1 / 60), late_policy="accept",
+                    problems=[FIXTURE.slug])
+    api_call(live_server, teacher, "PUT", f"/assignments/{week['id']}/extensions/{bob_id}",
+             due_at=hours_from_now(0.5), reason="a late bus")
+
+    for learner, said, unsaid in ((bob, re.compile(r"\(your extension\) \(due in 2\d minutes\)"), "late"),
+                                  (ann, re.compile(r"was due (less than a minute|1 minute) ago"), "extension")):
+        page = open_page(token=learner.token)
+        drawn(page, f"/problems/{FIXTURE.slug}?assignment={week['id']}")
+        banner = page.locator(".assignment-banner")
+        expect(banner).to_contain_text(said)
+        expect(banner).not_to_contain_text(unsaid)
+        drawn(page, f"/courses/{course['id']}")
+        row = page.get_by_role("row").filter(has_text="Week 4")
+        expect(row).to_contain_text("due in" if learner is bob else "was due")

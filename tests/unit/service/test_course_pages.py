@@ -85,6 +85,16 @@ def test_what_an_assignments_times_mean_now(tmp_path: Path) -> None:
 
 
 @needs_node
+def test_a_learners_own_due_time_wins(tmp_path: Path) -> None:
+    a = {"opens_at": "2026-03-01T09:00:00Z", "due_at": "2026-03-03T09:00:00Z", "your_due_at": "2026-03-03T09:30:00Z"}
+    said = run_module(tmp_path, "due", 'import { dueWords, ownDueAt } from "./due.mjs";\n'
+                      f"const a = {json.dumps(a)};\n"
+                      "console.log(JSON.stringify([ownDueAt(a), dueWords(a, Date.parse('2026-03-03T09:01:00Z')),"
+                      " ownDueAt({ ...a, your_due_at: null })]));\n")
+    assert said == ["2026-03-03T09:30:00Z", {"state": "open", "words": "due in 29 minutes"}, "2026-03-03T09:00:00Z"]
+
+
+@needs_node
 @pytest.mark.parametrize(("tz", "winter", "summer"), [
     ("UTC", "+00:00", "+00:00"),
     ("Europe/Berlin", "+01:00", "+02:00"),

@@ -155,6 +155,22 @@ def test_an_extension_past_the_refusal_lets_one_learner_in(course: Course) -> No
     assert (ann["your_due_at"], ann["your_late_until"]) == (open_late["due_at"], open_late["late_until"])
 
 
+def test_the_course_page_shows_each_learner_their_own_due_time(course: Course) -> None:
+    week = course.assignment(due=-1, late_until=at(3))
+    extension = course.extend(week, "bob", due_at=at(1), reason="exam clash").json()
+
+    def listed(token: str) -> dict[str, Any]:
+        page = course.client.get(f"{API}/courses/{course.course['id']}", headers=bearer(token)).json()
+        found: dict[str, Any] = next(a for a in page["assignments"] if a["id"] == week["id"])
+        return found
+
+    bob, ann, teacher = listed(course.tokens["bob"]), listed(course.tokens["ann"]), listed(course.teacher)
+    assert (bob["state"], bob["your_due_at"], bob["your_late_until"]) == ("open", extension["due_at"], week["late_until"])
+    assert (ann["state"], ann["your_due_at"], ann["your_late_until"]) == ("due", week["due_at"], week["late_until"])
+    assert (teacher["state"], teacher["your_due_at"], teacher["your_late_until"]) == ("due", None, None)
+    assert bob["due_at"] == ann["due_at"] == teacher["due_at"] == week["due_at"]
+
+
 def test_an_instructor_excuses_late_work(course: Course, client: TestClient, tokens: Tokens) -> None:
     week = course.assignment(due=-30, penalty_percent=40)
     late = send(client, course.tokens["ann"], REFERENCE, week["id"]).json()

@@ -4,13 +4,22 @@
 import { api } from "../core/api.js";
 import { assignmentFromSearch, submissionFields } from "./link.js";
 import { el, link, timeText } from "../core/dom.js";
-import { dueWords } from "./due.js";
+import { dueWords, ownDueAt, parseTime } from "./due.js";
+
+// Past the learner's last accepted time (their extension's, or the assignment's): refused.
+function closed(assignment, now) {
+  if (assignment.late_policy === "refuse") return true;
+  const until = parseTime(assignment.your_late_until || assignment.late_until);
+  return until !== null && now > until.getTime();
+}
 
 function bannerText(assignment, now) {
   const { state, words } = dueWords(assignment, now);
+  const due = timeText(ownDueAt(assignment));
+  const yours = assignment.extension ? " (your extension)" : "";
   if (state === "upcoming") return [`, opens ${timeText(assignment.opens_at)} (${words}). `, el("strong", {}, "Submitting before then is refused.")];
-  if (state === "open") return [`, due ${timeText(assignment.due_at)} (${words}).`];
-  return [`, due ${timeText(assignment.due_at)} (${words}). `, el("strong", {}, assignment.late_policy === "refuse"
+  if (state === "open") return [`, due ${due}${yours} (${words}).`];
+  return [`, due ${due}${yours} (${words}). `, el("strong", {}, closed(assignment, now)
     ? "This assignment no longer accepts submissions." : "Submitting now is late.")];
 }
 

@@ -24,11 +24,17 @@ export function durationWords(ms) {
   return parts.filter(Boolean).join(" ");
 }
 
-// What an assignment's times mean at `now` (ms since the epoch), in words:
+// The due time that holds for whoever asked: a learner's own (their extension's, which the API
+// gives as your_due_at), else the assignment's. Every page that shows a due time shows this one.
+export function ownDueAt(assignment) {
+  return assignment.your_due_at || assignment.due_at;
+}
+
+// What an assignment's times mean at `now` (ms since the epoch), in words, by ownDueAt:
 // { state: "upcoming" | "open" | "due", words: "opens in 1 day 2 hours" | "due in 3 hours" | "was due 2 days ago" }.
 export function dueWords(assignment, now) {
   const opens = parseTime(assignment.opens_at);
-  const due = parseTime(assignment.due_at);
+  const due = parseTime(ownDueAt(assignment));
   if (opens && now < opens.getTime()) return { state: "upcoming", words: `opens in ${durationWords(opens.getTime() - now)}` };
   if (!due) return { state: "open", words: "" };
   const left = due.getTime() - now;

@@ -6,7 +6,7 @@ import { api } from "../core/api.js";
 import { problemForAssignment } from "./link.js";
 import { courseHref, insightHref } from "../courses/list.js";
 import { el, link, scrollBox, setTitle, show, timeText } from "../core/dom.js";
-import { dueWords } from "./due.js";
+import { dueWords, ownDueAt } from "./due.js";
 import { extensionsPanel } from "./extensions-panel.js";
 
 const score = (value) => (typeof value === "number" ? value.toFixed(2) : "–");
@@ -22,9 +22,9 @@ export function dueSentence(assignment, now) {
   // A learner's own due time and last accepted time (an extension's, or the assignment's).
   const learner = assignment.role === "learner";
   const own = assignment.extension;
-  const due = learner ? assignment.your_due_at : assignment.due_at;
+  const due = ownDueAt(assignment);
   const until = learner ? assignment.your_late_until : assignment.late_policy === "accept" ? assignment.late_until : due;
-  const { state, words } = dueWords({ ...assignment, due_at: due }, now);
+  const { state, words } = dueWords(assignment, now);
   const yours = own ? ` Your extension: ${own.reason}.` : "";
   if (state === "upcoming") return `Opens ${timeText(assignment.opens_at)} (${words}); due ${timeText(due)}.${yours}`;
   const late = until === due

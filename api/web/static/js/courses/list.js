@@ -3,7 +3,7 @@
 import { currentUser } from "../account/user.js";
 import { api } from "../core/api.js";
 import { el, link, notice, scrollBox, setTitle, show, timeText } from "../core/dom.js";
-import { dueWords } from "../assignments/due.js";
+import { dueWords, ownDueAt } from "../assignments/due.js";
 import { field, formError } from "../core/forms.js";
 
 export const courseHref = (id) => `/courses/${encodeURIComponent(String(id))}`;
@@ -48,7 +48,7 @@ function dueTable(assignments, now) {
       el("td", {}, link(assignmentHref(a.id), a.title)),
       el("td", {}, link(courseHref(a.course.id), a.course.title)),
       el("td", {}, el("span", { class: `due due-${a.state}` }, dueWords(a, now).words),
-        el("br"), el("span", { class: "muted" }, `due ${timeText(a.due_at)}`)),
+        el("br"), el("span", { class: "muted" }, `due ${timeText(ownDueAt(a))}`)),
       el("td", { class: "number" }, a.solved === null ? "" : `${a.solved} of ${a.problems.length}`))))));
 }
 

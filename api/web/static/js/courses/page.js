@@ -6,7 +6,7 @@ import { api } from "../core/api.js";
 import { assignmentForm } from "../assignments/form.js";
 import { assignmentHref, insightHref, roleText } from "./list.js";
 import { el, link, notice, scrollBox, setTitle, show, timeText } from "../core/dom.js";
-import { dueWords } from "../assignments/due.js";
+import { dueWords, ownDueAt } from "../assignments/due.js";
 import { field, formError } from "../core/forms.js";
 
 const POLICY = { accept: "late work accepted, marked late", refuse: "late work refused" };
@@ -14,7 +14,7 @@ const POLICY = { accept: "late work accepted, marked late", refuse: "late work r
 const heading = (id, text) => el("h2", { id }, text);
 const whenCell = (a, now) => el("td", {},
   el("span", { class: `due due-${dueWords(a, now).state}` }, dueWords(a, now).words),
-  el("br"), el("span", { class: "muted" }, `due ${timeText(a.due_at)}`));
+  el("br"), el("span", { class: "muted" }, `due ${timeText(ownDueAt(a))}`));
 
 async function copyText(input, say) {
   try {
