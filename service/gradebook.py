@@ -7,6 +7,10 @@ its size. A submission's score counts less its late penalty (``service.lateness`
 an instructor set it by hand (``service.feedback``): that score counts as it is. And
 ``late`` is true when the problem was first accepted only by a late submission, or, never
 accepted, when any of its submissions was late; an excused submission is never late.
+
+When the score that counts is one set by hand, it is the cell's score as it is: no late penalty
+is shown against it (the judged score it replaced is not "before the penalty"), and the cell
+names who set it and why (the submission's latest ``ScoreChange``).
 """
 
 from __future__ import annotations
@@ -32,17 +36,30 @@ from service.db.models import (
     CourseRole,
     Extension,
     ProblemRow,
+    ScoreChange,
     Submission,
     SubmissionStatus,
     User,
 )
 from service.submissions import Mode
 
+# score_set_by_hand, score_set_by, score_reason: the score that counts (best_score) is one an
+# instructor set by hand, who set it and why.
 CSV_COLUMNS = ("learner", "problem", "best_score", "accepted", "attempts", "first_accepted_at", "late",
-               "due_at", "score_before_penalty", "penalty", "score_set_by_hand")
+               "due_at", "score_before_penalty", "penalty", "score_set_by_hand", "score_set_by",
+               "score_reason")
 # A spreadsheet runs a cell that starts with one of these as a formula (tab and carriage return
 # too, as some strip them first): such text gets a leading apostrophe, shown as plain text.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True)
+class HandSet:
+    """A score an instructor set by hand, as the trail last recorded it."""
+
+    score: float
+    by: str | None  # None: the account was deleted since
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -55,14 +72,17 @@ class Cell:
     late: bool
     # The one to open from the gradebook: the first accepted submission, else the latest one.
     submission: int | None = None
-    score_before_penalty: float | None = None  # the best score as judged
+    # The best score as judged, of the submissions whose score no one set by hand; when the score
+    # that counts was set by hand, that score.
+    score_before_penalty: float | None = None
     overridden: bool = False  # a submission of the cell has a score set by hand
+    by_hand: HandSet | None = None  # the score that counts was set by hand: by whom and why
 
     @property
     def penalty(self) -> float:
-        """What lateness cost: the best judged score less the best counted one (nothing when a
-        score set by hand counts for more)."""
-        if self.best_score is None or self.score_before_penalty is None:
+        """What lateness cost: the best judged score less the best counted one; nothing when the
+        score that counts was set by hand."""
+        if self.by_hand is not None or self.best_score is None or self.score_before_penalty is None:
             return 0.0
         return max(0.0, self.score_before_penalty - self.best_score)
 
@@ -101,6 +121,7 @@ def _aggregates(*where: Any) -> Select[*tuple[Any, ...]]:
     by_hand = Submission.score_override.is_not(None)
     counted = case((by_hand, Submission.score_override), (Submission.penalty == 0, Submission.score),
                    else_=Submission.score * (100.0 - Submission.penalty) / 100.0)
+    judged = and_(done, ~by_hand)
     return (select(
         Submission.assignment_id.label("assignment_id"),
         Submission.user_id.label("user_id"),
@@ -114,32 +135,62 @@ def _aggregates(*where: Any) -> Select[*tuple[Any, ...]]:
         func.max(case((late, 1), else_=0)).label("any_late"),
         func.min(case((accepted, Submission.id))).label("first_accepted_id"),
         func.max(Submission.id).label("latest_id"),
-        func.max(case((done, Submission.score))).label("raw_best"),
-        func.max(case((by_hand, 1), else_=0)).label("overridden"))
+        # Of the submissions no one set a score of: a hand-set score is not "before a penalty".
+        func.max(case((judged, Submission.score))).label("raw_best"),
+        func.max(case((judged, counted))).label("best_judged"))
         .where(Submission.mode == Mode.SUBMIT.value, *where)
         .group_by(Submission.assignment_id, Submission.user_id, Submission.problem_id))
 
 
+AGGREGATES = len(_aggregates().selected_columns) - 3  # the columns after its three keys
+
+
 def _cell(slug: str, best: float | None, attempts: int | None, first_accepted: datetime | None,
           on_time: int | None, any_late: int | None, first_accepted_id: int | None,
-          latest_id: int | None, raw_best: float | None, overridden: int | None) -> Cell:
+          latest_id: int | None, raw_best: float | None, best_judged: float | None, *,
+          hand_set: HandSet | None) -> Cell:
+    """``hand_set``: the best score set by hand among the cell's submissions, if any."""
     accepted = first_accepted is not None
+    # The hand-set score counts when no judged one counts for more (a tie: the instructor's word).
+    counts = hand_set is not None and (best_judged is None or hand_set.score >= best_judged)
+    by_hand = hand_set if counts else None
+    before = by_hand.score if by_hand is not None else raw_best
     return Cell(problem=slug, best_score=None if best is None else float(best), accepted=accepted,
                 attempts=attempts or 0, first_accepted_at=first_accepted,
                 late=not on_time if accepted else bool(any_late),
                 submission=first_accepted_id if first_accepted_id is not None else latest_id,
-                score_before_penalty=None if raw_best is None else float(raw_best),
-                overridden=bool(overridden))
+                score_before_penalty=None if before is None else float(before),
+                overridden=hand_set is not None, by_hand=by_hand)
+
+
+def _hand_set(session: Session, *where: Any) -> dict[tuple[int | None, int, int], HandSet]:
+    """(assignment, learner, problem) -> the best score set by hand among the cell's submissions,
+    with who set it and why (that submission's latest change)."""
+    latest = (select(func.max(ScoreChange.id)).where(ScoreChange.submission_id == Submission.id)
+              .correlate(Submission).scalar_subquery())
+    found: dict[tuple[int | None, int, int], HandSet] = {}
+    rows = session.execute(
+        select(Submission.assignment_id, Submission.user_id, Submission.problem_id,
+               Submission.score_override, User.name, ScoreChange.reason)
+        .join(ScoreChange, ScoreChange.id == latest)
+        .outerjoin(User, User.id == ScoreChange.changed_by)
+        .where(Submission.score_override.is_not(None), Submission.mode == Mode.SUBMIT.value, *where)
+        .order_by(Submission.score_override, Submission.id))
+    for assignment_id, user_id, problem_id, score, by, reason in rows:
+        if score is not None:  # always, by the query: for the type checker
+            found[(assignment_id, user_id, problem_id)] = HandSet(float(score), by, reason)  # best last
+    return found
 
 
 def gradebook(session: Session, user: User, assignment_id: int) -> Gradebook:
     """Every learner of the course (by name) x every problem of the assignment (in its order)."""
     assignment = find_assignment(session, user, assignment_id, Action.MANAGE)
     cells = _aggregates(Submission.assignment_id == assignment.id).subquery()
+    hand_set = _hand_set(session, Submission.assignment_id == assignment.id)
     rows = session.execute(
-        select(User.name, User.id, Extension.due_at, Extension.reason, ProblemRow.slug, cells.c.best,
-               cells.c.attempts, cells.c.first_accepted, cells.c.on_time, cells.c.any_late,
-               cells.c.first_accepted_id, cells.c.latest_id, cells.c.raw_best, cells.c.overridden)
+        select(User.name, User.id, Extension.due_at, Extension.reason, ProblemRow.id, ProblemRow.slug,
+               cells.c.best, cells.c.attempts, cells.c.first_accepted, cells.c.on_time, cells.c.any_late,
+               cells.c.first_accepted_id, cells.c.latest_id, cells.c.raw_best, cells.c.best_judged)
         .select_from(CourseMember)
         .join(User, User.id == CourseMember.user_id)
         .outerjoin(Extension, and_(Extension.assignment_id == assignment.id,
@@ -153,9 +204,9 @@ def gradebook(session: Session, user: User, assignment_id: int) -> Gradebook:
                AssignmentProblem.assignment_id == assignment.id)
         .order_by(CourseMember.user_id, AssignmentProblem.position)).all()
     by_learner: dict[str, Row] = {}
-    for name, user_id, due_at, reason, slug, *aggregate in rows:
+    for name, user_id, due_at, reason, problem_id, slug, *aggregate in rows:
         row = by_learner.setdefault(name, Row(name, [], user_id, due_at or assignment.due_at, reason))
-        row.cells.append(_cell(slug, *aggregate))
+        row.cells.append(_cell(slug, *aggregate, hand_set=hand_set.get((assignment.id, user_id, problem_id))))
     problems = [link.problem.slug for link in assignment.problems]
     # Sorted here, by code point: the database's collation would order "=x" and "ann" its own way.
     return Gradebook(assignment, problems, [by_learner[name] for name in sorted(by_learner)])
@@ -166,11 +217,11 @@ def progress(session: Session, user: User, assignments: Iterable[Assignment]) ->
     chosen = list(assignments)
     if not chosen:
         return {}
-    found = {(a, p): tuple(aggregate)
-             for a, _, p, *aggregate in session.execute(_aggregates(
-                 Submission.user_id == user.id,
-                 Submission.assignment_id.in_([a.id for a in chosen])))}
-    return {a.id: [_cell(link.problem.slug, *found.get((a.id, link.problem_id), (None,) * 9))
+    mine = (Submission.user_id == user.id, Submission.assignment_id.in_([a.id for a in chosen]))
+    found = {(a, p): tuple(aggregate) for a, _, p, *aggregate in session.execute(_aggregates(*mine))}
+    hand_set = _hand_set(session, *mine)
+    return {a.id: [_cell(link.problem.slug, *found.get((a.id, link.problem_id), (None,) * AGGREGATES),
+                         hand_set=hand_set.get((a.id, user.id, link.problem_id)))
                    for link in a.problems] for a in chosen}
 
 
@@ -196,7 +247,9 @@ def as_csv(book: Gradebook) -> str:
                 "true" if cell.accepted else "false", cell.attempts,
                 _utc(cell.first_accepted_at), "true" if cell.late else "false", _utc(row.due_at),
                 "" if cell.score_before_penalty is None else repr(cell.score_before_penalty),
-                repr(round(cell.penalty, 12)), "true" if cell.overridden else "false"])
+                repr(round(cell.penalty, 12)), "true" if cell.by_hand else "false",
+                neutralized(cell.by_hand.by or "") if cell.by_hand else "",
+                neutralized(cell.by_hand.reason) if cell.by_hand else ""])
     return out.getvalue()
 
 

@@ -120,7 +120,9 @@ def cell_out(cell: Cell) -> CellOut:
     return CellOut(problem=cell.problem, best_score=cell.best_score, accepted=cell.accepted,
                    attempts=cell.attempts, first_accepted_at=cell.first_accepted_at, late=cell.late,
                    submission=cell.submission, score_before_penalty=cell.score_before_penalty,
-                   penalty=cell.penalty, score_set_by_hand=cell.overridden)
+                   penalty=cell.penalty, score_set_by_hand=cell.overridden,
+                   score_set_by=cell.by_hand.by if cell.by_hand else None,
+                   score_reason=cell.by_hand.reason if cell.by_hand else None)
 
 
 def assignment_out(assignment: Assignment, role: CourseRole | None, cells: list[Cell] | None,

@@ -175,10 +175,16 @@ class CellOut(BaseModel):
     problem: str
     best_score: float | None = Field(description=(
         "the best score after late penalties (a score set by hand counts as it is); null before any"))
-    score_before_penalty: float | None = Field(None, description="the best score as judged")
-    penalty: float = Field(0.0, description="what lateness cost: score_before_penalty - best_score")
+    score_before_penalty: float | None = Field(None, description=(
+        "the best score as judged, or the score set by hand when that is the one that counts"))
+    penalty: float = Field(0.0, description=(
+        "what lateness cost: score_before_penalty - best_score (0 when the score that counts was set "
+        "by hand)"))
     score_set_by_hand: bool = Field(False, description=(
         "an instructor set the score of one of these submissions by hand (PUT /submissions/{id}/score)"))
+    score_set_by: str | None = Field(None, description=(
+        "when the score that counts was set by hand: who set it (null too when that account is gone)"))
+    score_reason: str | None = Field(None, description="when the score that counts was set by hand: why")
     accepted: bool
     attempts: int = Field(description="submissions (mode submit) sent for the assignment")
     first_accepted_at: UtcTime | None = Field(description="when the first accepted one was sent")

@@ -79,9 +79,12 @@ def test_an_instructor_gives_feedback_and_the_learner_reads_it(open_page: PageFa
     drawn(page, f"/assignments/{week['id']}/gradebook")
     ann_row = page.get_by_role("row").filter(has_text=ann.name)
     expect(ann_row).to_contain_text("0.75")
-    expect(ann_row).to_contain_text("set by hand")
+    expect(ann_row.locator(".by-hand-note")).to_have_text(f"0.75 set by hand by {teacher.name}: the idea is right; one slip")
+    expect(ann_row).not_to_contain_text("for lateness")
 
     phone = open_page(token=ann.token, width=375, height=740)
+    drawn(phone, f"/assignments/{week['id']}")  # the learner's own progress says it too
+    expect(phone.locator(".by-hand-note")).to_have_text(f"0.75 set by hand by {teacher.name}: the idea is right; one slip")
     drawn(phone, "/submissions")
     expect(phone.get_by_role("row").filter(has_text=f"#{sent['id']}")).to_contain_text("2 new comments")
     phone.get_by_role("link", name=f"#{sent['id']}").click()

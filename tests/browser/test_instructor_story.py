@@ -56,7 +56,7 @@ JUDGED = 60_000  # ms: a submission judged in the sandbox by the session worker
 VALIDATED = 150_000  # ms: a new version validated in the sandbox (reference, determinism, wrong solutions)
 ACCEPTED = re.compile(r"accepted", re.IGNORECASE)
 CSV_HEADER = ["learner", "problem", "best_score", "accepted", "attempts", "first_accepted_at", "late", "due_at",
-              "score_before_penalty", "penalty", "score_set_by_hand"]
+              "score_before_penalty", "penalty", "score_set_by_hand", "score_set_by", "score_reason"]
 
 
 @dataclass
@@ -316,8 +316,9 @@ def test_an_instructor_runs_an_assignment_from_upload_to_the_gradebook_csv(
         rows_found = list(csv.reader(io.StringIO(text, newline="")))
         due, wrong_score = csv_time(first["created"]["created_at"]), repr(float(wrong_done["score"]))
         expected = {  # due when the first accepted submission was made; no penalty was set
-            learner_name: [learner_name, slug, "1.0", "true", "2", due, "false", due, "1.0", "0.0", "false"],
-            other.name: [other.name, slug, wrong_score, "false", "1", "", "true", due, wrong_score, "0.0", "false"],
+            learner_name: [learner_name, slug, "1.0", "true", "2", due, "false", due, "1.0", "0.0", "false", "", ""],
+            other.name: [other.name, slug, wrong_score, "false", "1", "", "true", due, wrong_score, "0.0", "false",
+                         "", ""],
         }
         assert rows_found == [CSV_HEADER, *(expected[name] for name in sorted(expected))], text
         assert text.endswith("\r\n") and text.count("\r\n") == 3, repr(text)

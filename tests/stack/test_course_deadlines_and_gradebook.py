@@ -175,10 +175,10 @@ def test_late_work_not_yet_open_and_the_gradebook(client: TestClient) -> None:
     due = book["rows"][0]["due_at"]
     assert csv_rows(exported.text) == [
         ["learner", "problem", "best_score", "accepted", "attempts", "first_accepted_at", "late", "due_at",
-         "score_before_penalty", "penalty", "score_set_by_hand"],
+         "score_before_penalty", "penalty", "score_set_by_hand", "score_set_by", "score_reason"],
         ["'" + names["formula"], "secret_lookup", "1.0", "true", "1", first[names["formula"]], "true", due,
-         "1.0", "0.0", "false"],
+         "1.0", "0.0", "false", "", ""],
         [names["ann"], "secret_lookup", "1.0", "true", "2", first[names["ann"]], "false", due, "1.0", "0.0",
-         "false"],
-        [names["idle"], "secret_lookup", "", "false", "0", "", "false", due, "", "0.0", "false"],
+         "false", "", ""],
+        [names["idle"], "secret_lookup", "", "false", "0", "", "false", due, "", "0.0", "false", "", ""],
     ]

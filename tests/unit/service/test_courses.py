@@ -212,7 +212,8 @@ def test_the_learners_views_and_the_gradebook(client: TestClient, tokens: Tokens
     assert progress["secret_lookup"] | {"first_accepted_at": None} == {
         "problem": "secret_lookup", "best_score": 1.0, "accepted": True, "attempts": 2,
         "first_accepted_at": None, "late": False, "submission": accepted["id"],
-        "score_before_penalty": 1.0, "penalty": 0.0, "score_set_by_hand": False}
+        "score_before_penalty": 1.0, "penalty": 0.0, "score_set_by_hand": False, "score_set_by": None,
+        "score_reason": None}
     assert progress[other_problem]["attempts"] == 0 and progress[other_problem]["best_score"] is None
     listing = client.get(f"{API}/me/assignments", headers=bearer(ann)).json()
     assert [(a["id"], a["state"], a["solved"]) for a in listing] == [(week["id"], "due", 1), (later["id"], "upcoming", 0)]
@@ -233,7 +234,7 @@ def test_the_learners_views_and_the_gradebook(client: TestClient, tokens: Tokens
     assert rows[names["idle"]]["cells"] == [
         {"problem": slug, "best_score": None, "accepted": False, "attempts": 0, "first_accepted_at": None,
          "late": False, "submission": None, "score_before_penalty": None, "penalty": 0.0,
-         "score_set_by_hand": False}
+         "score_set_by_hand": False, "score_set_by": None, "score_reason": None}
         for slug in ("secret_lookup", other_problem)]
     assert body["max_total"] == 2.0 and rows[names["idle"]]["extension"] is None
     assert {zulu(row["due_at"]) for row in body["rows"]} == {zulu(moved.json()["due_at"])}
@@ -246,14 +247,14 @@ def test_the_learners_views_and_the_gradebook(client: TestClient, tokens: Tokens
     due = rows[names["ann"]]["due_at"]
     assert csv_rows(exported.text) == [
         ["learner", "problem", "best_score", "accepted", "attempts", "first_accepted_at", "late", "due_at",
-         "score_before_penalty", "penalty", "score_set_by_hand"],
+         "score_before_penalty", "penalty", "score_set_by_hand", "score_set_by", "score_reason"],
         ["'" + names["formula"], "secret_lookup", "1.0", "true", "1", first[names["formula"]], "true", due,
-         "1.0", "0.0", "false"],
-        ["'" + names["formula"], other_problem, "0.0", "false", "1", "", "true", due, "0.0", "0.0", "false"],
-        [names["ann"], "secret_lookup", "1.0", "true", "2", first[names["ann"]], "false", due, "1.0", "0.0", "false"],
-        [names["ann"], other_problem, "", "false", "0", "", "false", due, "", "0.0", "false"],
-        [names["idle"], "secret_lookup", "", "false", "0", "", "false", due, "", "0.0", "false"],
-        [names["idle"], other_problem, "", "false", "0", "", "false", due, "", "0.0", "false"],
+         "1.0", "0.0", "false", "", ""],
+        ["'" + names["formula"], other_problem, "0.0", "false", "1", "", "true", due, "0.0", "0.0", "false", "", ""],
+        [names["ann"], "secret_lookup", "1.0", "true", "2", first[names["ann"]], "false", due, "1.0", "0.0", "false", "", ""],
+        [names["ann"], other_problem, "", "false", "0", "", "false", due, "", "0.0", "false", "", ""],
+        [names["idle"], "secret_lookup", "", "false", "0", "", "false", due, "", "0.0", "false", "", ""],
+        [names["idle"], other_problem, "", "false", "0", "", "false", due, "", "0.0", "false", "", ""],
     ]
 
 

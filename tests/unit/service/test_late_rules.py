@@ -21,7 +21,8 @@ class Course:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        self.teacher = new_user(f"teacher-{uuid.uuid4().hex[:6]}", Role.INSTRUCTOR)
+        self.teacher_name = f"teacher-{uuid.uuid4().hex[:6]}"
+        self.teacher = new_user(self.teacher_name, Role.INSTRUCTOR)
         self.course = new_course(client, self.teacher, "Late work")
         self.names = {key: f"{key}-{uuid.uuid4().hex[:6]}" for key in ("ann", "bob")}
         self.tokens = {key: new_user(name) for key, name in self.names.items()}
@@ -125,7 +126,7 @@ def test_an_extension_is_one_learners_own_due_time(course: Course) -> None:
     assert cell["extension"] == "ill for two days" and cell["due_at"] == extension["due_at"]
     exported = course.client.get(f"{API}/assignments/{week['id']}/gradebook.csv", headers=bearer(course.teacher))
     bob_row = next(r for r in csv_rows(exported.text) if r[0] == course.names["bob"])
-    assert bob_row[7:] == [extension["due_at"], "1.0", "0.0", "false"]
+    assert bob_row[7:] == [extension["due_at"], "1.0", "0.0", "false", "", ""]
 
     # Revoked: bob is back on the assignment's rules, and his submission is late.
     assert course.client.delete(f"{API}/assignments/{week['id']}/extensions/{course.ids['bob']}",
@@ -169,6 +170,38 @@ def test_the_course_page_shows_each_learner_their_own_due_time(course: Course) -
     assert (ann["state"], ann["your_due_at"], ann["your_late_until"]) == ("due", week["due_at"], week["late_until"])
     assert (teacher["state"], teacher["your_due_at"], teacher["your_late_until"]) == ("due", None, None)
     assert bob["due_at"] == ann["due_at"] == teacher["due_at"] == week["due_at"]
+
+
+def test_a_score_set_by_hand_is_the_score_not_a_late_penalty(course: Course) -> None:
+    week = course.assignment(due=-1, penalty_percent=20)
+    late = send(course.client, course.tokens["ann"], REFERENCE, week["id"]).json()
+    assert (late["late"], late["penalty"], course.cell(week, "ann")["best_score"]) == (True, 20.0, 0.8)
+    set_by_hand = course.client.put(f"{API}/submissions/{late['id']}/score", headers=bearer(course.teacher),
+                                    json={"score": 0.9, "reason": "the tokenizer note was unclear"})
+    assert set_by_hand.status_code == 200, set_by_hand.text
+
+    # The gradebook, the learner's own page and the CSV: 0.90 as set, no lateness taken from it.
+    cell = course.cell(week, "ann")
+    mine = course.client.get(f"{API}/assignments/{week['id']}", headers=bearer(course.tokens["ann"])).json()
+    progress = mine["problems"][0]["progress"]
+    for shown in (cell, progress):
+        assert (shown["best_score"], shown["score_before_penalty"], shown["penalty"]) == (0.9, 0.9, 0.0)
+        assert (shown["score_set_by_hand"], shown["score_set_by"], shown["score_reason"]) == (
+            True, course.teacher_name, "the tokenizer note was unclear")
+    text = course.client.get(f"{API}/assignments/{week['id']}/gradebook.csv", headers=bearer(course.teacher)).text
+    header, *rows = csv_rows(text)
+    ann = dict(zip(header, next(r for r in rows if r[0] == course.names["ann"]), strict=True))
+    assert (ann["best_score"], ann["score_before_penalty"], ann["penalty"]) == ("0.9", "0.9", "0.0")
+    assert (ann["score_set_by_hand"], ann["score_set_by"], ann["score_reason"]) == (
+        "true", course.teacher_name, "the tokenizer note was unclear")
+
+    # A judged score that counts for more wins again, with its own penalty, and names no one.
+    course.change(week, due=1, penalty_percent=20)  # ann's next submission is on time
+    on_time = send(course.client, course.tokens["ann"], REFERENCE, week["id"]).json()
+    assert on_time["late"] is False
+    cell = course.cell(week, "ann")
+    assert (cell["best_score"], cell["penalty"], cell["score_set_by"], cell["score_reason"]) == (1.0, 0.0, None, None)
+    assert cell["score_set_by_hand"] is True  # one of the cell's submissions still has a score set by hand
 
 
 def test_an_instructor_excuses_late_work(course: Course, client: TestClient, tokens: Tokens) -> None:

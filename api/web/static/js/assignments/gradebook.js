@@ -5,7 +5,7 @@
 // sortable by each column (buttons in the headers, aria-sort on the sorted one), and the CSV
 // export. The table scrolls sideways in its own box.
 import { api, ApiError, getToken } from "../core/api.js";
-import { penaltyWords } from "./page.js";
+import { byHandLine, penaltyWords } from "./page.js";
 import { assignmentHref, insightHref } from "../courses/list.js";
 import { el, link, notice, setTitle, show, submissionHref, timeText } from "../core/dom.js";
 import { sortRows } from "./gradebook-order.js";
@@ -21,6 +21,7 @@ function cellView(cell, learner) {
       cell.late ? el("span", { class: "tag late" }, "late") : null,
       cell.score_set_by_hand ? el("span", { class: "tag by-hand", title: "An instructor set a score of this cell by hand" }, "set by hand") : null),
     cell.penalty ? el("div", { class: "muted" }, `${score(cell.score_before_penalty)} less ${score(cell.penalty)} for lateness`) : null,
+    byHandLine(cell),
     el("div", { class: "muted" }, `${cell.attempts} attempt${cell.attempts === 1 ? "" : "s"}`),
     cell.first_accepted_at ? el("div", { class: "muted" }, `first accepted ${timeText(cell.first_accepted_at)}`) : null,
     cell.submission ? el("div", {}, link(submissionHref(cell.submission), cell.accepted ? "Accepted submission" : "Latest submission",

@@ -33,6 +33,13 @@ export function dueSentence(assignment, now) {
   return `${own ? "You are due" : "Due"} ${timeText(due)} (${words}). ${late}${penaltyWords(assignment)}${yours}`;
 }
 
+// The score that counts was set by hand: it is the score, with who set it and why.
+export function byHandLine(cell) {
+  if (typeof cell.score_reason !== "string") return null;
+  return el("div", { class: "muted by-hand-note" },
+    `${score(cell.best_score)} set by hand${cell.score_set_by ? ` by ${cell.score_set_by}` : ""}: ${cell.score_reason}`);
+}
+
 function progressCells(progress) {
   if (!progress) return [el("td", {}, "–"), el("td", {}, "not tried"), el("td", { class: "number" }, "0"), el("td", {}, "")];
   return [
@@ -41,7 +48,8 @@ function progressCells(progress) {
       ? el("span", { class: "progress progress-solved" }, `✓ accepted ${timeText(progress.first_accepted_at)}`)
       : progress.attempts ? "not yet" : "not tried"),
     el("td", { class: "number" }, String(progress.attempts)),
-    el("td", {}, progress.late ? el("span", { class: "tag late" }, progress.penalty ? `late, −${score(progress.penalty)}` : "late") : ""),
+    el("td", {}, progress.late ? el("span", { class: "tag late" }, progress.penalty ? `late, −${score(progress.penalty)}` : "late") : "",
+      byHandLine(progress)),
   ];
 }
 

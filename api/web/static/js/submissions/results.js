@@ -95,7 +95,9 @@ function tryView(submission, parameters, goToLine) {
 export function lateTag(submission) {
   if (submission.excused) return el("span", { class: "tag" }, "late, excused");
   if (!submission.late || submission.mode !== "submit") return null;
-  return el("span", { class: "tag late" }, submission.penalty ? `late: −${submission.penalty}% of the score` : "late");
+  // A score set by hand counts as it is: lateness costs it nothing.
+  const byHand = typeof submission.score_override === "number";
+  return el("span", { class: "tag late" }, submission.penalty && !byHand ? `late: −${submission.penalty}% of the score` : "late");
 }
 
 // options: elapsed (seconds waited so far, while pending), goToLine(line, column) for citations.
