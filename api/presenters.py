@@ -27,11 +27,14 @@ from api.schemas.common import (
     ProblemTest,
     TestResultOut,
 )
+from api.schemas.courses import CountsForOut, CourseRef
 from api.schemas.tracks import TrackPlaceOut
 from judge.problems import Problem, TestCase
 from judge.results import HiddenPolicy, Verdict, json_safe, learner_view
 from service import editorials, hints
 from service.access import owns_problem
+from service.assignment_credit import chosen, counting_assignments
+from service.assignments import due_state
 from service.authoring import current_version, versions
 from service.catalog import load_version
 from service.db.models import (
@@ -41,6 +44,7 @@ from service.db.models import (
     SubmissionStatus,
     User,
     VersionStatus,
+    utcnow,
 )
 from service.progress import Progress, progress_by_problem
 from service.sharing import is_shareable
@@ -113,6 +117,7 @@ def problem_detail(session: Session, row: ProblemRow, viewer: User,
         public_tests=[ProblemTest.model_validate(_test_json(t)) for t in problem.public_tests],
         hidden_test_count=len(problem.hidden_tests),
         track=_track_place(session, row.slug),
+        counts_for=counts_for(session, row, viewer),
         hints_total=len(problem.hints),
         hints_revealed=hints.revealed_count(session, viewer, row, len(problem.hints)),
         hint_tests=[list(names) for names in problem.hint_tests],
@@ -120,6 +125,20 @@ def problem_detail(session: Session, row: ProblemRow, viewer: User,
         editorial_available=problem.editorial is not None and editorials.may_read(session, viewer, row),
         **owners_view,
     )
+
+
+def counts_for(session: Session, row: ProblemRow, viewer: User) -> list[CountsForOut]:
+    """What ``viewer``'s work on the problem counts for: every assignment of their courses that
+    holds it, by their own times, the one a submission sent now would count for marked."""
+    now = utcnow()
+    counting = counting_assignments(session, viewer, row)
+    taking = chosen(counting, now)
+    return [CountsForOut(id=c.assignment.id, title=c.assignment.title,
+                         course=CourseRef(id=c.assignment.course.id, title=c.assignment.course.title),
+                         opens_at=c.assignment.opens_at, due_at=c.rule.due_at, late_until=c.rule.late_until,
+                         state=due_state(c.assignment, now, c.rule.due_at),
+                         counts_now=c is taking)
+            for c in counting]
 
 
 def hints_out(shown: hints.Hints) -> HintsOut:

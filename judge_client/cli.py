@@ -178,9 +178,13 @@ def submit(
     mode: Annotated[Mode, typer.Option(help="submit: every test; run: the public tests only")] = Mode.submit,
     wait: Annotated[bool, typer.Option("--wait/--no-wait", help="follow it until the verdict")] = True,
     timeout: Annotated[float, typer.Option(min=1, help="give up following after this many seconds")] = 600,
+    assignment: Annotated[int | None, typer.Option(min=1, help=(
+        "hand it in for this assignment (refused outside its window); default: the assignment of "
+        "your courses that takes it now, if any"))] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Send a solution, follow it live (queued -> running -> done) and show the verdict.
+    """Send a solution, follow it live (queued -> running -> done) and show the verdict, and which
+    assignment it counts for.
 
     Exit status 0 when accepted, 1 when judged otherwise, 2 when it could not be judged."""
     accepted = False
@@ -192,7 +196,7 @@ def submit(
                               "pass --problem NAME, or submit from a folder `judge-client fetch` made",
                               code="no_problem")
         with _client() as client:
-            sent = client.submit(slug, code, mode.value)
+            sent = client.submit(slug, code, mode.value, assignment)
             if not wait:
                 if as_json:
                     _print_json(sent)
@@ -200,6 +204,7 @@ def submit(
                     # The id is an int (client.submit makes sure); the status is the server's text.
                     _out().print(Text.assemble(f"submission {sent['id']} is ", text(sent.get("status")),
                                                f"; `judge-client status {sent['id']}` shows its verdict"))
+                    render.show_credit(_out(), sent)
                 return
             if as_json:
                 final = client.follow(int(sent["id"]), lambda _state: None, timeout)

@@ -162,9 +162,14 @@ class JudgeClient:
                               "problem asked for", code="wrong_problem")
         return result
 
-    def submit(self, problem: str, code: str, mode: str) -> Json:
+    def submit(self, problem: str, code: str, mode: str, assignment: int | None = None) -> Json:
+        """``assignment``: count it for that one; without it the server picks the assignment of
+        your courses that takes it now, if any."""
         path = "/api/v1/submissions"
-        result = self._object("POST", path, json={"problem": problem, "code": code, "mode": mode})
+        body: Json = {"problem": problem, "code": code, "mode": mode}
+        if assignment is not None:
+            body["assignment"] = assignment
+        result = self._object("POST", path, json=body)
         if type(result.get("id")) is not int:  # what `status ID` and following need; bool is no id
             raise self._not_the_judge(path, "has no submission id")
         return result

@@ -105,6 +105,7 @@ def show_submission(console: Console, submission: Json) -> None:
         if total:
             line.append(f" ({passed} of {total} tests passed)")
     console.print(line)
+    show_credit(console, submission)
     if status != "done":
         return
     if submission.get("message"):
@@ -126,6 +127,22 @@ def show_submission(console: Console, submission: Json) -> None:
         items.append(line)
     if items:
         console.print(Group(*items))
+
+
+def show_credit(console: Console, submission: Json) -> None:
+    """Which assignment a submission counts for, and whether it was late (and what that costs)."""
+    assignment = submission.get("assignment")
+    if submission.get("mode") != "submit" or type(assignment) is not int:
+        return
+    line = Text.assemble("counts for assignment ", text(assignment))
+    # A score set by hand counts as it is: lateness takes nothing from it.
+    penalty = None if number(submission.get("score_override")) is not None else number(submission.get("penalty"))
+    if submission.get("excused") is True:
+        line.append(", late but excused")
+    elif submission.get("late") is True:
+        line.append_text(Text.assemble(", late: -", text(f"{penalty:g}"), "% of the score")
+                         if penalty else Text(", late"))
+    console.print(line)
 
 
 def submissions_table(page: Json) -> Table:

@@ -1,5 +1,6 @@
 """Submissions: accepting them (limits, idempotency, the learner's queue quota, an assignment's
-window, queueing), finding one, listing them. Their status changes after creation belong to
+window, the assignment one that names none counts for (``assignment_credit``), queueing), finding
+one, listing them. Their status changes after creation belong to
 ``lifecycle``."""
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from judge.problem_paths import shown
 from judge.problems import SLUG
 from judge.results import Visibility
 from service.access import Action, authorize, readable_submissions
+from service.assignment_credit import implied_credit
 from service.catalog import load_version
 from service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
 from service.db.models import (
@@ -223,8 +225,11 @@ def _create_locked(
     check_code(code)
     problem = published_problem(session, slug)
     check_arguments(problem, mode, arguments)
-    late, penalty = (False, 0.0) if assignment is None else check_assignment(
-        session, user, assignment, problem, mode)
+    late, penalty = False, 0.0
+    if assignment is not None:
+        late, penalty = check_assignment(session, user, assignment, problem, mode)
+    elif mode is Mode.SUBMIT and (credit := implied_credit(session, user, problem, utcnow())) is not None:
+        assignment, late, penalty = credit.assignment_id, credit.late, credit.penalty
     if user.role == Role.LEARNER:
         quota = get_settings().learner_queue_quota
         pending = _pending(session, user)

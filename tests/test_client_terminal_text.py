@@ -162,3 +162,40 @@ def test_the_progress_line_shows_event_statuses_inert_and_never_as_markup(tmp_pa
     assert "Traceback" not in done.stderr and emitted_controls(done.stderr) == []
     assert f"submission 7: {inert(CLEAR + C1)}" in done.stderr
     assert f"submission 7: {inert(TITLE)}{MARKUP}" in done.stderr
+
+
+@pytest.mark.parametrize(("sent", "shown"), [
+    ({"assignment": 12, "late": False, "penalty": 0.0}, "counts for assignment 12\n"),
+    ({"assignment": 12, "late": True, "penalty": 20.0}, "counts for assignment 12, late: -20% of the score\n"),
+    ({"assignment": 12, "late": True, "penalty": 20.0, "score_override": 0.9}, "counts for assignment 12, late\n"),
+    ({"assignment": 12, "late": True, "penalty": 20.0, "excused": True}, "counts for assignment 12, late but excused"),
+    ({"assignment": "12" + CLEAR, "late": True, "penalty": 20.0}, None),  # not an id: nothing said
+    ({"assignment": None}, None),
+])
+def test_submit_names_the_assignment_it_counts_for(tmp_path: Path, sent: dict[str, Any], shown: str | None) -> None:
+    solution = tmp_path / "solution.py"
+    solution.write_text("def bleu_1gram():\n    return 1.0\n")
+    routes = {"/api/v1/submissions": answer({"id": 7, "status": "queued", "mode": "submit", **sent}, status=202)}
+    with hostile_judge(routes) as judge:
+        done = run_client(judge, "submit", str(solution), "--problem", "bleu_1gram", "--assignment", "12",
+                          "--no-wait", home=tmp_path)
+    assert done.exit_code == 0, done.output
+    assert json.loads(judge.bodies[-1])["assignment"] == 12
+    assert emitted_controls(done.output) == []
+    if shown is None:
+        assert "counts for" not in done.stdout
+    else:
+        assert shown in done.stdout
+
+
+def test_submit_without_an_assignment_names_none(tmp_path: Path) -> None:
+    solution = tmp_path / "solution.py"
+    solution.write_text("def bleu_1gram():\n    return 1.0\n")
+    routes = {"/api/v1/submissions": answer({"id": 7, "status": "queued", "mode": "submit"}, status=202)}
+    with hostile_judge(routes) as judge:
+        assert run_client(judge, "submit", str(solution), "--problem", "bleu_1gram", "--no-wait",
+                          home=tmp_path).exit_code == 0
+        refused = run_client(judge, "submit", str(solution), "--problem", "bleu_1gram", "--assignment", "0",
+                             home=tmp_path)
+    assert "assignment" not in json.loads(judge.bodies[-1])
+    assert refused.exit_code == 2 and "--assignment" in refused.output

@@ -19,6 +19,7 @@ from api.schemas.common import (
     TestResultOut,
     UtcTime,
 )
+from api.schemas.courses import CountsForOut
 from api.schemas.tracks import TrackPlaceOut
 from judge.results import Verdict
 from service.db.models import Role, SubmissionStatus, VersionStatus
@@ -195,6 +196,9 @@ class ProblemDetail(ProblemSummary):
     has_editorial: bool
     editorial_available: bool = Field(description="there is an editorial and you may read it now")
     track: TrackPlaceOut | None = Field(None, description="where it stands in its track, if it is in one")
+    counts_for: list[CountsForOut] = Field([], description=(
+        "the assignments of your courses (as a learner) that hold this problem, due first; a "
+        "submission that names no assignment counts for the one marked counts_now, if any"))
     hidden_tests: list[ProblemTest] | None = None
     versions: list[VersionOut] | None = None
 

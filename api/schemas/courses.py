@@ -205,6 +205,21 @@ class CourseRef(BaseModel):
     title: str
 
 
+class CountsForOut(BaseModel):
+    """An assignment of one of your courses that holds the problem: what your work on it counts for."""
+
+    id: int
+    title: str
+    course: CourseRef
+    opens_at: UtcTime
+    due_at: UtcTime = Field(description="your own due time: your extension's, or the assignment's")
+    late_until: UtcTime | None = Field(description=(
+        "your last accepted time; null: late work is taken at any time"))
+    state: DueState = Field(description="upcoming, open or due, by your own due time")
+    counts_now: bool = Field(description=(
+        "a submission sent now that names no assignment counts for this one (service.assignment_credit)"))
+
+
 class AssignmentOut(LateRules):
     id: int
     course: CourseRef

@@ -107,7 +107,7 @@ def test_a_course_instructor_opens_their_learners_submissions(client: TestClient
     teacher, learner = world["people"]["course_instructor"], world["people"]["course_learner"]
     week = new_assignment(client, teacher.token, world["course"]["id"], ["secret_lookup"])
     sent = [ok(send(client, learner.token, code, week["id"]), 202)["id"] for code in (WRONG, REFERENCE)]
-    outside = ok(send(client, learner.token, REFERENCE, None), 202)["id"]
+    outside = ok(send(client, learner.token, REFERENCE, None, mode="run"), 202)["id"]  # never for an assignment
     for submission in (*sent, outside):
         wait_done(client, learner.token, submission)
 

@@ -39,7 +39,7 @@ class Exchange(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         self.server.asked.append(f"{self.command} {path}")
         length = int(self.headers.get("Content-Length") or 0)
-        self.rfile.read(length)
+        self.server.bodies.append(self.rfile.read(length))
         route = self.server.routes.get(path)
         if route is None:
             self.send_error(404)
@@ -65,6 +65,7 @@ class HostileServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), Exchange)
         self.routes = routes
         self.asked: list[str] = []
+        self.bodies: list[bytes] = []  # each request's body, in order
         self.sent: Counter[str] = Counter()  # body bytes written, per path
 
     @property

@@ -159,7 +159,7 @@ def test_bad_scores_and_strangers_are_refused(course: Course) -> None:
 
 def test_feedback_belongs_to_handed_in_work(course: Course, client: TestClient) -> None:
     """A run or a submission outside any assignment has no course whose instructors could judge it."""
-    own = send(client, course.tokens["ann"], REFERENCE, None).json()
+    own = send(client, course.tokens["ann"], REFERENCE, None, mode="run").json()
     admin = new_user(f"admin-{uuid.uuid4().hex[:6]}", Role.ADMIN)
     refused = client.post(f"{API}/submissions/{own['id']}/comments", headers=bearer(admin), json={"body": "hi"})
     assert "not handed in for an assignment" in error(refused, 403, "forbidden")

@@ -1,6 +1,7 @@
 // The problem page opened from an assignment (?assignment=ID): a banner "For assignment TITLE,
 // due …" (what happens when it is past due, or not open yet), and the field Submit adds so the
-// submission counts for the assignment. Runs and tries are sent without it.
+// submission counts for the assignment. Runs and tries are sent without it. Opened any other way,
+// a notice says which assignment Submit counts for anyway (the API's counts_for), and by when.
 import { api } from "../core/api.js";
 import { assignmentFromSearch, submissionFields } from "./link.js";
 import { el, link, timeText } from "../core/dom.js";
@@ -46,4 +47,23 @@ export function assignmentContext(slug, signal) {
     banner.textContent = `Assignment #${id} could not be loaded: ${error.message}`;
   });
   return { banner, fields: (mode) => submissionFields(mode, id) };
+}
+
+const named = (c) => [link(`/assignments/${c.id}`, c.title), ` (${c.course.title})`];
+const dueOf = (c, now) => `due ${timeText(c.due_at)} (${dueWords(c, now).words})`;
+
+// counts_for: the assignments of the learner's courses that hold the problem, each with the
+// learner's own times; null when there are none.
+export function countsForNotice(countsFor, now = Date.now()) {
+  if (!countsFor || !countsFor.length) return null;
+  const current = countsFor.find((c) => c.counts_now);
+  const list = countsFor.filter((c) => c !== current).flatMap((c, i) => [i ? "; " : "", ...named(c), `, ${dueOf(c, now)}`]);
+  if (!current) {
+    return el("p", { class: "notice counts-for" }, el("strong", {}, "Submit counts for no assignment now. "),
+      "This problem is part of ", ...list, ".");
+  }
+  const late = now > parseTime(current.due_at).getTime();
+  return el("p", { class: `notice counts-for${late ? " late" : ""}` }, "Submit counts for ", ...named(current),
+    `, ${dueOf(current, now)}.`, late ? el("strong", {}, " It is late now.") : "",
+    ...(list.length ? [" It is also part of ", ...list, "."] : []));
 }

@@ -2,7 +2,7 @@
 // Submit and Try, and the result: its verdict in the status next to the buttons as it changes,
 // its details below them. A reload shows the latest submission to the problem again.
 import { api } from "../core/api.js";
-import { assignmentContext } from "../assignments/banner.js";
+import { assignmentContext, countsForNotice } from "../assignments/banner.js";
 import { badge, el, link, notice, percent, problemHref, serverHtml, setTitle, show } from "../core/dom.js";
 import { editor, loadDraft, saveDraft } from "./editor.js";
 import { hintsAndEditorial } from "./hints.js";
@@ -222,7 +222,7 @@ export async function problemPage(slug, signal) {
   drawHelp();
 
   show(
-    assignment.banner,
+    assignment.banner || countsForNotice(problem.counts_for),
     el("div", { class: "problem-head" },
       el("h1", {}, problem.title),
       el("p", { class: "meta" }, badge(problem.difficulty, "difficulty"),
