@@ -136,7 +136,8 @@ def show_credit(console: Console, submission: Json) -> None:
         return
     line = Text.assemble("counts for assignment ", text(assignment))
     # A score set by hand counts as it is: lateness takes nothing from it.
-    penalty = None if number(submission.get("score_override")) is not None else number(submission.get("penalty"))
+    by_hand = number(submission.get("score_override")) is not None
+    penalty = None if by_hand else number(submission.get("penalty"))
     if submission.get("excused") is True:
         line.append(", late but excused")
     elif submission.get("late") is True:

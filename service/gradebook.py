@@ -253,7 +253,25 @@ def as_csv(book: Gradebook) -> str:
     return out.getvalue()
 
 
-def csv_filename(book: Gradebook) -> str:
+def _score(value: float | None) -> str:
+    return "" if value is None else repr(value)
+
+
+def as_wide_csv(book: Gradebook) -> str:
+    """The form a learning management system imports (RFC 4180): one row per learner, the
+    learner's name (the judge's user name, which an LMS matches to its own login), then the score
+    that counts on each problem (empty: never judged, each out of 1), then the total (out of the
+    number of problems). Nothing else: an LMS takes any other row for a learner it cannot find."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["learner", *(neutralized(slug) for slug in book.problems), "total"])
+    for row in book.rows:
+        writer.writerow([neutralized(row.user), *(_score(cell.best_score) for cell in row.cells),
+                         repr(round(row.total_score, 12))])
+    return out.getvalue()
+
+
+def csv_filename(book: Gradebook, form: str = "") -> str:
     """A file name safe in any header and on any system: ASCII letters, digits, '-' and '_'."""
     words = re.sub(r"[^A-Za-z0-9]+", "-", book.assignment.title).strip("-")[:60].strip("-")
-    return f"gradebook-{book.assignment.id}{'-' + words if words else ''}.csv"
+    return f"gradebook-{book.assignment.id}{'-' + words if words else ''}{'-' + form if form else ''}.csv"

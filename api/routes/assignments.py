@@ -4,7 +4,9 @@ extensions, and its gradebook (as JSON and as CSV). A course's new assignments a
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
 
 from api.deps import CurrentUser, SessionDep
 from api.routes.courses import assignment_input, assignment_out, brief, cell_out, extension_out
@@ -12,6 +14,7 @@ from api.schemas.bounds import Id
 from api.schemas.courses import (
     AssignmentIn,
     AssignmentOut,
+    CsvForm,
     ExtensionIn,
     ExtensionOut,
     GradebookOut,
@@ -63,13 +66,22 @@ def read_gradebook(assignment_id: Id, session: SessionDep, user: CurrentUser) ->
 
 
 @router.get("/{assignment_id}/gradebook.csv", response_class=Response, responses={
-    200: {"content": {"text/csv": {}}, "description": "one row per learner x problem, with a header"}})
-def gradebook_csv(assignment_id: Id, session: SessionDep, user: CurrentUser) -> Response:
-    """The gradebook as CSV (RFC 4180): learner, problem, best_score, accepted, attempts,
-    first_accepted_at, late, due_at (the learner's), score_before_penalty, penalty."""
+    200: {"content": {"text/csv": {}}, "description": (
+        "long: one row per learner x problem, with a header; wide: one row per learner, a column "
+        "per problem and the total")}})
+def gradebook_csv(assignment_id: Id, session: SessionDep, user: CurrentUser,
+                  form: Annotated[CsvForm, Query(description=(
+                      "long: every detail, one row per learner and problem; wide: the form an LMS "
+                      "(Canvas, Moodle) imports, one row per learner"))] = CsvForm.LONG) -> Response:
+    """The gradebook as CSV (RFC 4180). Long: learner, problem, best_score, accepted, attempts,
+    first_accepted_at, late, due_at (the learner's), score_before_penalty, penalty,
+    score_set_by_hand, score_set_by, score_reason. Wide: learner, each problem's best score, total."""
     book = gradebook.gradebook(session, user, assignment_id)
-    return Response(gradebook.as_csv(book), media_type="text/csv; charset=utf-8", headers={
-        "Content-Disposition": f'attachment; filename="{gradebook.csv_filename(book)}"',
+    wide = form is CsvForm.WIDE
+    text = gradebook.as_wide_csv(book) if wide else gradebook.as_csv(book)
+    name = gradebook.csv_filename(book, "wide" if wide else "")
+    return Response(text, media_type="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="{name}"',
         "Cache-Control": "no-store"})
 
 

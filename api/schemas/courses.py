@@ -104,6 +104,13 @@ class CourseOut(BaseModel):
     join_url: str | None = Field(None, description="the join link's path (/join/<code>)")
 
 
+class CsvForm(StrEnum):
+    """The shape of a gradebook's CSV."""
+
+    LONG = "long"  # one row per learner and problem, every detail
+    WIDE = "wide"  # one row per learner, a column per problem and the total: what an LMS imports
+
+
 class Naming(StrEnum):
     """What naming a user for a course did."""
 

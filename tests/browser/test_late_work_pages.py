@@ -114,3 +114,44 @@ def test_every_due_time_a_learner_reads_is_their_own(open_page: PageFactory, liv
         drawn(page, f"/courses/{course['id']}")
         row = page.get_by_role("row").filter(has_text="Week 4")
         expect(row).to_contain_text("due in" if learner is bob else "was due")
+
+
+def test_the_gradebook_keeps_names_and_totals_in_view(open_page: PageFactory, live_server: str) -> None:
+    """With three problems' columns (the fixture catalog has one problem: its column is drawn twice
+    more), at 1,280 px and on a phone: the learner and total columns stay in view at either end of
+    the scroll, a cue says the table scrolls, and the page itself never scrolls sideways."""
+    teacher = make_account(Role.INSTRUCTOR, "wide-teacher")
+    learner = make_account(Role.LEARNER, "wide-learner-with-a-rather-long-name")
+    course = api_call(live_server, teacher, "POST", "/courses", title=f"Wide {uuid.uuid4().hex[:4]}")
+    api_call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
+    week = api_call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 7",
+                    opens_at=hours_from_now(-1), due_at=hours_from_now(24), late_policy="accept",
+                    problems=[FIXTURE.slug])
+    for width, height in ((1280, 800), (375, 740)):
+        page = open_page(token=teacher.token, width=width, height=height)
+        drawn(page, f"/assignments/{week['id']}/gradebook")
+        cue = page.get_by_text("Scroll the table sideways for every problem")
+        expect(cue).to_be_hidden()  # one problem fits
+        page.locator("table.gradebook").evaluate("""(table) => {
+          for (const row of table.rows) {
+            const cell = row.cells[1];
+            for (let n = 0; n < 2; n++) row.insertBefore(cell.cloneNode(true), cell);
+          }
+          window.dispatchEvent(new Event("resize"));
+        }""")
+        # At 1,280 px three problems fit (a cell wraps its details); on a phone the table scrolls.
+        if width < 700:
+            expect(cue).to_be_visible()
+        else:
+            expect(cue).to_be_hidden()
+        row = page.get_by_role("row").filter(has_text=learner.name)
+        scroller = page.locator(".gradebook-scroll")
+        for end in ("0", "node.scrollWidth"):
+            scroller.evaluate(f"(node) => {{ node.scrollLeft = {end}; }}")
+            for cell in (row.get_by_role("rowheader"), row.locator("td.total")):
+                box = cell.bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (width, end, box)
+        assert horizontal_overflow(page) is None
+        assert_accessible(page)
+        expect(page.get_by_role("link", name="Download CSV for an LMS")).to_have_attribute(
+            "href", f"/api/v1/assignments/{week['id']}/gradebook.csv?form=wide")

@@ -204,6 +204,25 @@ def test_a_score_set_by_hand_is_the_score_not_a_late_penalty(course: Course) -> 
     assert cell["score_set_by_hand"] is True  # one of the cell's submissions still has a score set by hand
 
 
+def test_the_wide_csv_is_one_row_per_learner_with_the_total(course: Course) -> None:
+    week = course.assignment(due=-1, penalty_percent=20)
+    assert send(course.client, course.tokens["ann"], REFERENCE, week["id"]).json()["penalty"] == 20.0
+    path = f"{API}/assignments/{week['id']}/gradebook.csv"
+    wide = course.client.get(path, params={"form": "wide"}, headers=bearer(course.teacher))
+    assert wide.status_code == 200 and wide.headers["content-type"] == "text/csv; charset=utf-8"
+    assert wide.headers["content-disposition"] == f'attachment; filename="gradebook-{week["id"]}-Week-1-wide.csv"'
+    assert csv_rows(wide.text) == [
+        ["learner", "secret_lookup", "total"],
+        [course.names["ann"], "0.8", "0.8"],
+        [course.names["bob"], "", "0.0"],
+    ]
+    assert wide.text.endswith("\r\n")
+    long = course.client.get(path, headers=bearer(course.teacher))
+    assert long.text == course.client.get(path, params={"form": "long"}, headers=bearer(course.teacher)).text
+    assert "form" in error(course.client.get(path, params={"form": "tall"}, headers=bearer(course.teacher)), 422)
+    error(course.client.get(path, params={"form": "wide"}, headers=bearer(course.tokens["ann"])), 403)
+
+
 def test_an_instructor_excuses_late_work(course: Course, client: TestClient, tokens: Tokens) -> None:
     week = course.assignment(due=-30, penalty_percent=40)
     late = send(client, course.tokens["ann"], REFERENCE, week["id"]).json()

@@ -34,11 +34,11 @@ function filenameOf(response, fallback) {
 }
 
 // A plain link carries the session cookie; with a token only, the file is fetched with the
-// token and handed to the browser as a blob: URL.
-function csvLink(id, say) {
-  const path = `/api/v1/assignments/${id}/gradebook.csv`;
-  return link(path, "Download CSV", {
-    download: `gradebook-${id}.csv`,
+// token and handed to the browser as a blob: URL. form: "long" (every detail) or "wide" (an LMS's).
+function csvLink(id, say, form, words) {
+  const path = `/api/v1/assignments/${id}/gradebook.csv${form === "wide" ? "?form=wide" : ""}`;
+  return link(path, words, {
+    download: `gradebook-${id}${form === "wide" ? "-wide" : ""}.csv`,
     onclick: async (event) => {
       const token = getToken();
       if (!token) return;
@@ -53,7 +53,7 @@ function csvLink(id, say) {
           throw new ApiError(response.status, "http", (data && data.error && data.error.message) || `HTTP ${response.status}`);
         }
         const url = URL.createObjectURL(await response.blob());
-        const save = el("a", { href: url, download: filenameOf(response, `gradebook-${id}.csv`), hidden: true });
+        const save = el("a", { href: url, download: filenameOf(response, `gradebook-${id}${form === "wide" ? "-wide" : ""}.csv`), hidden: true });
         document.body.append(save);
         save.click();
         save.remove();
@@ -107,6 +107,13 @@ export async function gradebookPage(id, signal) {
       el("td", { class: "number total" }, `${score(row.total_score)} / ${score(book.max_total)}`))));
   };
   draw();
+  const scroller = el("div", { class: "table-scroll gradebook-scroll", tabindex: "0", role: "region", "aria-labelledby": "gradebook-caption" },
+    el("table", { class: "list gradebook" },
+      el("caption", { id: "gradebook-caption", class: "sr-only" },
+        `Gradebook of ${assignment.title}: one row per learner, one column per problem`),
+      el("thead", {}, el("tr", {}, headers.map((h) => h.th))),
+      body));
+  const cue = el("p", { class: "muted scroll-cue" }, "Scroll the table sideways for every problem: the learner and total columns stay in view.");
   show(
     el("p", { class: "course-crumbs" }, link("/courses", "Courses"), " › ",
       link(assignmentHref(assignment.id), assignment.title)),
@@ -116,16 +123,15 @@ export async function gradebookPage(id, signal) {
       assignment.late_policy === "accept" && assignment.late_until ? ` until ${timeText(assignment.late_until)}` : "",
       penaltyWords(assignment) ? ` ·${penaltyWords(assignment)}` : "",
       ` · ${book.rows.length} learner${book.rows.length === 1 ? "" : "s"}`),
-    el("p", { class: "actions" }, csvLink(assignment.id, say)),
+    el("p", { class: "actions" }, csvLink(assignment.id, say, "long", "Download CSV"), " ",
+      csvLink(assignment.id, say, "wide", "Download CSV for an LMS"),
+      el("span", { class: "muted" }, " (one row per learner: each problem's score and the total)")),
     el("p", { class: "insight-links" }, "Insight over this course: ", book.problems.map((slug, i) => [i ? " · " : "",
       link(insightHref(slug, assignment.course_id), slug, { "aria-label": `Insight into ${slug} over this course` })])),
     state,
-    book.rows.length
-      ? el("div", { class: "table-scroll gradebook-scroll", tabindex: "0", role: "region", "aria-labelledby": "gradebook-caption" },
-        el("table", { class: "list gradebook" },
-          el("caption", { id: "gradebook-caption", class: "sr-only" },
-            `Gradebook of ${assignment.title}: one row per learner, one column per problem`),
-          el("thead", {}, el("tr", {}, headers.map((h) => h.th))),
-          body))
-      : notice("No learner has joined this course yet."));
+    ...(book.rows.length ? [cue, scroller] : [notice("No learner has joined this course yet.")]));
+  // Said only while the problems do not all fit: the learner and total columns stay in view.
+  const fits = () => { cue.hidden = scroller.scrollWidth <= scroller.clientWidth + 1; };
+  fits();
+  window.addEventListener("resize", fits, { signal });
 }
