@@ -49,7 +49,13 @@ def normalized_url(url: str) -> str:
     if not url.startswith(("http://", "https://")):
         raise ConfigError(f"the URL {url!r} must start with http:// or https:// "
                           "(for example http://localhost:8000)")
-    return url.rstrip("/")
+    url = url.rstrip("/")
+    # The API's own prefix is the client's to add: given with it, every path would be doubled and
+    # each 404 read as a wrong problem name.
+    if url.lower().endswith("/api/v1"):
+        raise ConfigError(f"the URL {url!r} ends in /api/v1: give the judge's base URL, "
+                          f"{url[: -len('/api/v1')]!r}; the client adds /api/v1 itself")
+    return url
 
 
 def read_file(path: Path) -> dict[str, str]:

@@ -53,8 +53,8 @@ def error_for(response: httpx.Response, body: bytes, base_url: str) -> ClientErr
         return ClientError(
             f"the judge at {base_url} refused the token: {message}",
             f"set a valid one with `judge-client configure --token jt_...` or {TOKEN_VARIABLE}; "
-            "an admin makes one with `judge users create NAME`, and a signed-in user under "
-            "/api/v1/me/tokens", status=status, code=code or "unauthorized")
+            f"make one on your account page, {base_url}/account (API tokens), or ask an admin "
+            "(`judge users create NAME`)", status=status, code=code or "unauthorized")
     if status == 403:
         return ClientError(f"not allowed: {message}", status=status, code=code)
     if status == 404:

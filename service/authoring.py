@@ -22,7 +22,7 @@ from judge.problems import SLUG
 from judge.results import Verdict
 from service import lifecycle
 from service.access import Action, authorize, owns_problem
-from service.catalog import add_version, claim_slug
+from service.catalog import add_version, claim_slug, no_such_problem
 from service.celery_app import (
     BACKGROUND_QUEUE,
     RUN_QUEUE,
@@ -48,7 +48,7 @@ from service.submissions import Mode, check_code
 def find_problem(session: Session, slug: str) -> ProblemRow:
     row = session.scalar(select(ProblemRow).where(ProblemRow.slug == slug))
     if row is None:
-        raise NotFound(f"no problem {slug!r}")
+        raise no_such_problem(session, slug)
     return row
 
 

@@ -3,6 +3,7 @@ authored through the API (JSON or an archive), and turned back into ``Problem`` 
 
 from __future__ import annotations
 
+import difflib
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from judge.errors import InvalidInput, ProblemError
 from judge.problem_paths import MAX_FILES, MAX_TOTAL_BYTES, FolderTree, shown
 from judge.problems import SLUG, Problem, discover, load_problem
 from service.db.models import ProblemRow, ProblemVersion, VersionStatus
-from service.errors import Conflict
+from service.errors import Conflict, NotFound
 
 
 def folder_files(folder: Path) -> dict[str, str]:
@@ -68,6 +69,21 @@ def problem_from_files(files: dict[str, str], slug: str) -> Problem:
 
 
 _LOADED: dict[tuple[int, str], Problem] = {}
+
+
+def no_such_problem(session: Session, slug: str, what: str = "problem") -> NotFound:
+    """The refusal of a slug that names no problem, with the published one it most likely meant
+    (a hyphen typed for an underscore, a letter off): published slugs only, so a suggestion never
+    names someone's draft."""
+    message = f"no {what} {shown(slug)}"
+    if len(slug) <= 64:  # a slug is at most 64 characters: anything longer is no typo of one
+        published = list(session.scalars(
+            select(ProblemRow.slug).where(ProblemRow.published_version_id.is_not(None))))
+        guess = slug.strip().lower().replace("-", "_").replace(" ", "_")
+        close = [guess] if guess in published else difflib.get_close_matches(guess, published, 1, 0.8)
+        if close and close[0] != slug:
+            message += f"; did you mean {close[0]!r}?"
+    return NotFound(message)
 
 
 def load_version(version: ProblemVersion) -> Problem:

@@ -22,12 +22,11 @@ from sqlalchemy.orm import Session, joinedload
 
 from judge.custom_input import typed_arguments
 from judge.errors import DomainError, InvalidInput
-from judge.problem_paths import shown
 from judge.problems import SLUG
 from judge.results import Visibility
 from service.access import Action, authorize, readable_submissions
 from service.assignment_credit import implied_credit
-from service.catalog import load_version
+from service.catalog import load_version, no_such_problem
 from service.celery_app import RUN_QUEUE, SUBMIT_QUEUE, enqueue_submission
 from service.db.models import (
     Assignment,
@@ -82,7 +81,7 @@ def _place(code: str, index: int) -> str:
 def published_problem(session: Session, slug: str) -> ProblemRow:
     row = session.scalar(select(ProblemRow).where(ProblemRow.slug == slug))
     if row is None or row.published_version_id is None:
-        raise NotFound(f"no published problem {slug!r}")
+        raise no_such_problem(session, slug, "published problem")
     return row
 
 
@@ -193,7 +192,7 @@ def create_submission(
     if key is not None and not 1 <= len(key) <= 200:
         raise InvalidInput("the Idempotency-Key header must have 1 to 200 characters")
     if not SLUG.fullmatch(slug):  # before it reaches a hash or a query: it may not even encode
-        raise NotFound(f"no published problem {shown(slug)}")
+        raise no_such_problem(session, slug, "published problem")
     if callback is not None and callback.batch_id is None:  # a batch's URL was checked for it
         outbox.check_url(callback.url)  # resolves a name: before the lock, never under it
     try:

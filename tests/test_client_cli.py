@@ -213,7 +213,8 @@ def error(status: int, code: str, message: str, **headers: str) -> Callable[[htt
 
 
 @pytest.mark.parametrize("handler, says", [
-    (error(401, "unauthorized", "the API token is not valid"), ["refused the token", "configure --token"]),
+    (error(401, "unauthorized", "the API token is not valid"),
+     ["refused the token", "configure --token", "http://judge.test/account (API tokens)"]),
     (error(404, "not_found", "no problem 'x'"), ["not found: no problem 'x'"]),
     (error(413, "too_large", "the code is larger than 64 KiB"), ["too large: the code is larger than 64 KiB"]),
     (error(422, "invalid_input", "mode: Input should be 'submit'"), ["mode: Input should be 'submit'"]),
@@ -227,6 +228,16 @@ def test_error_answers_become_messages_that_say_what_to_do(
         client.problem("x")
     text = f"{caught.value.message} {caught.value.hint}"
     assert all(part in text for part in says), text
+
+
+@pytest.mark.parametrize("url", ["http://judge.test/api/v1", "http://judge.test/api/v1/", "https://j.test/x/API/V1"])
+def test_a_url_with_the_api_prefix_is_refused_with_the_base_to_give(tmp_path: Path, url: str) -> None:
+    with pytest.raises(config.ConfigError) as caught:
+        config.save(tmp_path / "client.toml", url, None)
+    assert "ends in /api/v1" in str(caught.value) and url.rstrip("/")[: -len("/api/v1")] in str(caught.value)
+    assert not (tmp_path / "client.toml").exists()
+    with pytest.raises(config.ConfigError):
+        config.load({"JUDGE_CLIENT_URL": url, "XDG_CONFIG_HOME": str(tmp_path)})
 
 
 def test_a_time_out_is_its_own_message() -> None:

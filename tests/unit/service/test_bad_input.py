@@ -32,6 +32,23 @@ def nothing_new(eager_queue: EagerQueue):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.usefixtures("nothing_new")
+@pytest.mark.parametrize(("slug", "meant"), [
+    ("secret-lookup", "secret_lookup"),  # a hyphen for an underscore
+    ("Secret_Lookup", "secret_lookup"),
+    ("secret_lookp", "secret_lookup"),  # a letter off
+    ("bleu_1gram", None),  # nothing near
+    ("s" * 70, None),  # no slug is that long: no guess
+])
+def test_a_mistyped_problem_name_gets_a_did_you_mean(client: TestClient, tokens: Tokens, slug: str,
+                                                      meant: str | None) -> None:
+    said = [error(post_json(client, tokens.learner, {"problem": slug, "code": REFERENCE}), 404, "not_found"),
+            error(client.get(f"/api/v1/problems/{slug}", headers=bearer(tokens.learner)), 404, "not_found")]
+    for message in said:
+        assert message.endswith(f"; did you mean {meant!r}?") if meant else "did you mean" not in message
+        assert len(message) < 200
+
+
+@pytest.mark.usefixtures("nothing_new")
 def test_unknown_problem_is_404(client: TestClient, tokens: Tokens) -> None:
     response = post_json(client, tokens.learner, {"problem": "no_such_problem", "code": REFERENCE})
     assert error(response, 404, "not_found") == "no published problem 'no_such_problem'"
