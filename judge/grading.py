@@ -190,10 +190,14 @@ def _result(problem: Problem, test: TestCase, call: CallResult) -> TestResult:
     )
 
 
+def first_failure(tests: list[TestResult]) -> TestResult | None:
+    """The first test (in run order) that failed: the one that names the verdict."""
+    return next((t for t in tests if t.status not in (TestStatus.PASSED, TestStatus.NOT_RUN)), None)
+
+
 def aggregate(tests: list[TestResult]) -> tuple[Verdict, float]:
     """The first failing test (in run order) names the verdict; score = passed/total."""
-    failing = next((t for t in tests if t.status not in (TestStatus.PASSED, TestStatus.NOT_RUN)),
-                   None)
+    failing = first_failure(tests)
     verdict = Verdict.ACCEPTED if failing is None else Verdict(failing.status.value)
     score = sum(t.status is TestStatus.PASSED for t in tests) / len(tests) if tests else 0.0
     return verdict, score

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.grading import grade, sandbox_limits
+from judge.grading import first_failure, grade, sandbox_limits
 from judge.math_text import formula_errors
 from judge.problems import Problem
 from judge.results import Report, TestStatus, Verdict
@@ -92,10 +92,15 @@ class WrongCheck:
     # By verdict, the hidden tests that would name it if run first: filled only when the verdict
     # is luck, that is when no public test fails and the failing hidden tests disagree.
     by_order: dict[Verdict, tuple[str, ...]] = field(default_factory=dict)
+    # The test whose failure named the verdict (the first to fail, in run order) and what the
+    # judge said of it (the exception raised, or how the value differed); None when accepted.
+    decided_by: tuple[str, str] | None = None
 
     @classmethod
     def of(cls, file: str, declared: Verdict, report: Report, public: int) -> WrongCheck:
-        return cls(file, declared, report.verdict, _order_verdicts(report, public))
+        failing = first_failure(report.tests)
+        decided = None if failing is None else (failing.name, _brief(failing.explanation or failing.category))
+        return cls(file, declared, report.verdict, _order_verdicts(report, public), decided)
 
     @property
     def ok(self) -> bool:
@@ -103,7 +108,8 @@ class WrongCheck:
 
     def words(self) -> str:
         if not self.by_order:
-            return f"{self.file} got {self.got.value}, declared {self.declared.value}"
+            why = f"; test {self.decided_by[0]} decided it: {self.decided_by[1]}" if self.decided_by else ""
+            return f"{self.file} got {self.got.value}, declared {self.declared.value}{why}"
         ways = " or ".join(f"{verdict.value} ({_tests(names)})"
                            for verdict, names in self.by_order.items())
         return (f"{self.file} (declared {self.declared.value}) gets a verdict that depends on the "
@@ -112,7 +118,16 @@ class WrongCheck:
 
     def as_json(self) -> dict[str, Any]:
         return {"file": self.file, "declared": self.declared.value, "got": self.got.value,
-                "ok": self.ok, "could_get": [v.value for v in self.by_order]}
+                "ok": self.ok, "could_get": [v.value for v in self.by_order],
+                "decided_by": None if self.decided_by is None else {
+                    "test": self.decided_by[0], "detail": self.decided_by[1]}}
+
+
+def _brief(text: str, limit: int = 300) -> str:
+    """One line of at most ``limit`` characters: a report names the failure, the submission
+    page holds the whole of it."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _tests(names: tuple[str, ...]) -> str:

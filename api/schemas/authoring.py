@@ -43,6 +43,12 @@ class ReferenceResult(BaseModel):
     total: int | None = None
 
 
+class DecidedBy(BaseModel):
+    test: str = Field(description="the test that failed first, in run order: it named the verdict")
+    detail: str = Field(description=(
+        "what the judge said of it: the exception raised, or how the value differed"))
+
+
 class WrongResult(BaseModel):
     file: str = Field(description="wrong/<name>.py")
     declared: Verdict = Field(description="the verdict its first line declares")
@@ -52,6 +58,9 @@ class WrongResult(BaseModel):
         default_factory=list,
         description="when its verdict depends on the random order of the hidden tests: every "
                     "verdict an order can give (then ok is false); empty otherwise")
+    decided_by: DecidedBy | None = Field(None, description=(
+        "which test gave the verdict it got, and why; null when it was accepted (or in a report "
+        "made before 2026-12)"))
 
 
 class FormulaResult(BaseModel):

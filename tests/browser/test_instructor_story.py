@@ -172,6 +172,7 @@ def test_an_instructor_runs_an_assignment_from_upload_to_the_gradebook_csv(
     with steps.step("validation passes, as the version's report says"):
         report = teacher.get_by_role("region", name=re.compile(r"^Validation report of version"))
         expect(report).to_contain_text("No failures: the version passed validation.", timeout=VALIDATED)
+        expect(report).not_to_contain_text("null")  # no missing part written as text
         facts = report.locator("dl.report-facts")
         expect(facts).to_contain_text(re.compile(r"Status\s*valid"))
         expect(facts).to_contain_text(re.compile(r"Reference solution\s*accepted score 1\.00"))

@@ -29,9 +29,11 @@ def test_a_sound_problem_reports_every_part(tmp_path: Path) -> None:
         "reference": {"verdict": "accepted", "score": 1.0, "passed": 4, "total": 4},
         "deterministic": True,
         "wrong": [{"file": "wrong/halves.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True,
-                   "could_get": []},
+                   "could_get": [],
+                   "decided_by": {"test": "two", "detail": "expected 1.5, got 0.5: off by 1 (allowed 1.5e-09)"}},
                   {"file": "wrong/raises.py", "declared": "runtime_error", "got": "runtime_error",
-                   "ok": True, "could_get": []}],
+                   "ok": True, "could_get": [],
+                   "decided_by": {"test": "two", "detail": "IndexError at line 3: list index out of range"}}],
         "public_tests": 1,
         "hidden_tests": 3,
         "formulas": [],
@@ -65,8 +67,10 @@ def test_a_wrong_solution_that_gets_another_verdict_is_named(tmp_path: Path) -> 
     assert not report.ok
     assert [w.as_json() for w in report.wrong] == [
         {"file": "wrong/slow.py", "declared": "time_limit_exceeded", "got": "wrong_answer", "ok": False,
-         "could_get": []}]
-    assert report.failures == ("mean: wrong/slow.py got wrong_answer, declared time_limit_exceeded",)
+         "could_get": [], "decided_by": {"test": "two", "detail": "expected 1.5, got 0.5: off by 1 (allowed 1.5e-09)"}}]
+    # Which test gave the other verdict, and what the judge said of it.
+    assert report.failures == ("mean: wrong/slow.py got wrong_answer, declared time_limit_exceeded; test two "
+                               "decided it: expected 1.5, got 0.5: off by 1 (allowed 1.5e-09)",)
     assert report.reference_verdict is Verdict.ACCEPTED and report.deterministic
 
 

@@ -286,7 +286,8 @@ def test_copy_validate_report_publish_roll_back_and_preview(client: TestClient, 
     assert detail["validation"]["deterministic"] is True
     assert detail["validation"]["wrong"] == [
         {"file": "wrong/zero.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True,
-         "could_get": []}]
+         "could_get": [], "decided_by": {"test": 'half <&> "quoted"',
+                                         "detail": "expected 0.5, got 0.0: off by 0.5 (allowed 0)"}}]
     assert (detail["validation"]["public_tests"], detail["validation"]["hidden_tests"]) == (1, 2)
     assert detail["validation"]["failures"] == [] and detail["validation"]["validated_at"]
     files = get(client, tokens.instructor, f"/problems/{copy}/versions/{first}/files")["files"]
@@ -363,10 +364,13 @@ def test_an_invalid_version_reports_the_wrong_solution(client: TestClient, token
     made = client.post("/api/v1/problems", headers=bearer(tokens.instructor), json={"slug": slug, "files": files})
     detail = version_detail(client, tokens.instructor, slug, made.json()["version"])
     assert detail["status"] == "invalid"
-    assert detail["validation"]["wrong"] == [
-        {"file": "wrong/zero.py", "declared": "runtime_error", "got": "wrong_answer", "ok": False,
-         "could_get": []}]
-    assert detail["validation"]["failures"] == [f"{slug}: wrong/zero.py got wrong_answer, declared runtime_error"]
+    [wrong] = detail["validation"]["wrong"]
+    assert {k: v for k, v in wrong.items() if k != "decided_by"} == {
+        "file": "wrong/zero.py", "declared": "runtime_error", "got": "wrong_answer", "ok": False, "could_get": []}
+    test, detail_text = wrong["decided_by"]["test"], wrong["decided_by"]["detail"]
+    assert detail_text.startswith("expected ") and "got 0.0" in detail_text
+    assert detail["validation"]["failures"] == [
+        f"{slug}: wrong/zero.py got wrong_answer, declared runtime_error; test {test} decided it: {detail_text}"]
     error(client.get(f"/api/v1/problems/{slug}/versions/{'0' * 16}", headers=bearer(tokens.instructor)), 404)
 
 

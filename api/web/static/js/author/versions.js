@@ -13,9 +13,12 @@ const yesNo = (value) => (value === null || value === undefined ? "not checked" 
 
 // A verdict that hangs on the hidden tests' random order: what this run got, and every verdict
 // another order could give.
+// Where it is not what was declared, the test that decided it and what the judge said of it.
 const gotCell = (wrong) => ((wrong.could_get || []).length > 1
   ? [label(wrong.got), el("span", { class: "muted" }, ` (by the order of the hidden tests: ${wrong.could_get.join(" or ")})`)]
-  : label(wrong.got));
+  : [label(wrong.got), !wrong.ok && wrong.decided_by
+    ? el("div", { class: "muted decided-by" }, "test ", el("code", {}, wrong.decided_by.test), `: ${wrong.decided_by.detail}`)
+    : null]);
 
 function reportView(detail) {
   const report = detail.validation;
@@ -68,7 +71,7 @@ export function versionsPanel(slug, signal, { onEdit, onListed }) {
   async function showReport(version) {
     shown = version;
     const detail = await api(`${problemApi(slug)}/versions/${encodeURIComponent(version)}`, { signal });
-    if (shown === version) report.replaceChildren(...reportView(detail).flat());
+    if (shown === version) report.replaceChildren(...reportView(detail).flat().filter((node) => node !== null));
     return detail;
   }
 
