@@ -192,3 +192,23 @@ def test_a_rejudge_asks_how_many_first_and_lists_the_verdicts_it_changed(
     expect(row.get_by_role("link", name=f"submission {lucky['id']}")).to_have_attribute("href", f"/submissions/{lucky['id']}")
     expect(changes).not_to_contain_text(ann.name)
     assert_accessible(page)
+
+
+def test_a_new_instructor_can_copy_a_shipped_problem_from_the_author_page(open_page: PageFactory,
+                                                                          live_server: str) -> None:
+    """An instructor with no problem of their own finds the shipped ones in "Copy a problem", as
+    the README's first steps say."""
+    newcomer = make_account(Role.INSTRUCTOR, "copy-newcomer")
+    page = open_page(token=newcomer.token)
+    drawn(page, "/author")
+    source = page.get_by_label("Problem to copy")
+    expect(source.locator("option", has_text="secret_lookup")).to_have_count(1)
+    expect(page.get_by_text("There is nothing to copy yet")).to_have_count(0)
+    slug = f"copied_{uuid.uuid4().hex[:6]}"
+    source.select_option(value="secret_lookup")
+    page.get_by_label("New slug").fill(slug)
+    page.get_by_role("button", name="Copy a problem").click()
+    expect(page).to_have_url(re.compile(rf"/author/{slug}$"))
+    # Nothing published yet: the header's Preview names the version it opens, the newest.
+    expect(page.get_by_role("link", name=re.compile(r"^Preview \(version \w+, newest, (draft|valid|invalid)\)$"))).to_be_visible()
+    assert_accessible(page)

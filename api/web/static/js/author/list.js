@@ -124,7 +124,7 @@ function copyForm(rows, signal) {
     }
   });
   return el("section", { class: "author-box" }, el("h2", { id: "copy-heading" }, "Copy a problem"),
-    rows.length ? form : el("p", { class: "muted" }, "There is nothing of yours to copy yet."));
+    rows.length ? form : el("p", { class: "muted" }, "There is nothing to copy yet: no problem is yours or shared."));
 }
 
 export async function authorListPage(signal) {
@@ -134,10 +134,14 @@ export async function authorListPage(signal) {
     show(el("h1", {}, "My problems"), notice("Authoring is for instructors and administrators.", "error"));
     return;
   }
-  const rows = await myProblems(signal);
+  const [rows, catalog] = await Promise.all([myProblems(signal), api("/problems", { signal })]);
+  // What may be copied: one's own problems, and every published one its owner lets others copy
+  // (the shipped ones always).
+  const mine = new Set(rows.map((problem) => problem.slug));
+  const sources = [...rows, ...catalog.filter((problem) => problem.shareable && !mine.has(problem.slug))];
   show(
     el("h1", {}, "My problems"),
     el("p", { class: "muted" }, "Each save of a problem is a draft version, validated in the sandbox; learners see the published version."),
     problemTable(rows),
-    el("div", { class: "author-forms" }, uploadForm(signal), copyForm(rows, signal)));
+    el("div", { class: "author-forms" }, uploadForm(signal), copyForm(sources, signal)));
 }

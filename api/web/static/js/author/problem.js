@@ -15,18 +15,19 @@ import { uploadPanel } from "./upload.js";
 import { versionsPanel } from "./versions.js";
 import { el, link, notice, problemHref, setTitle, show } from "../core/dom.js";
 
-// The header's state line: published (which version) or not, the preview of the newest version
-// and the insight page.
+// The header's state line: published (which version) or not, the preview of the version learners
+// see (the published one; before any, the newest), named, and the insight page. Other versions
+// are previewed from the versions table.
 function stateLine(slug, versions) {
   const published = versions.find((v) => v.published);
-  const newest = versions[versions.length - 1];
+  const previewed = published || versions[versions.length - 1];
+  const which = previewed && `version ${shortVersion(previewed.version)}${published ? ", published" : `, newest, ${previewed.status}`}`;
   return [
     published
       ? [el("span", { class: "tag published-state" }, `published: version ${shortVersion(published.version)}`),
         link(problemHref(slug), "Public page")]
       : el("span", { class: "tag draft" }, "not published"),
-    newest ? link(`${authorHref(slug)}/preview?version=${encodeURIComponent(newest.version)}`, "Preview",
-      { "aria-label": `Preview the newest version (${shortVersion(newest.version)})` }) : null,
+    previewed ? link(`${authorHref(slug)}/preview?version=${encodeURIComponent(previewed.version)}`, `Preview (${which})`) : null,
     link(`${authorHref(slug)}/insight`, "Insight")];
 }
 
