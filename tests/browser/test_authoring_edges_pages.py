@@ -212,3 +212,11 @@ def test_a_new_instructor_can_copy_a_shipped_problem_from_the_author_page(open_p
     # Nothing published yet: the header's Preview names the version it opens, the newest.
     expect(page.get_by_role("link", name=re.compile(r"^Preview \(version \w+, newest, (draft|valid|invalid)\)$"))).to_be_visible()
     assert_accessible(page)
+
+    # A hints.md the judge refuses is said as an upload's refusal is: red, naming file and line.
+    page.get_by_label("New file path").fill("hints.md")
+    page.get_by_role("button", name="Add file").click()
+    page.get_by_role("textbox", name="hints.md").fill("Before any heading.\n## First\nLook it up.\n")
+    page.get_by_role("button", name="Save draft").click()
+    refused = page.locator(".author-files .form-state.refused")
+    expect(refused).to_contain_text("Not saved. In hints.md, line 1: text before the first '## ' heading")

@@ -2,7 +2,7 @@
 // code editor, every other file in a plain text area), files added and removed, and "Save draft",
 // which sends every file as a new draft version (PUT /problems/{slug}).
 import { api } from "../core/api.js";
-import { isPython, newPathProblem, shortVersion } from "./format.js";
+import { isPython, newPathProblem, shortVersion, uploadRefusal } from "./format.js";
 import { problemApi } from "./parts.js";
 import { el } from "../core/dom.js";
 import { editor } from "../problems/editor.js";
@@ -103,6 +103,7 @@ export function fileEditor(slug, signal, onSaved) {
       return;
     }
     save.disabled = true;
+    state.className = "form-state";
     state.textContent = "Saving a draft…";
     try {
       const created = await api(problemApi(slug), { method: "PUT", json: { files }, signal });
@@ -113,7 +114,11 @@ export function fileEditor(slug, signal, onSaved) {
       state.textContent = `Saved as version ${shortVersion(created.version)}; it is being validated (see Versions).`;
       onSaved(created);
     } catch (error) {
-      if (error.name !== "AbortError") state.textContent = `Not saved: ${error.message}`;
+      // A refusal reads as the upload's do: red, and naming the file and line at fault.
+      if (error.name !== "AbortError") {
+        state.className = "form-state refused";
+        state.textContent = `Not saved. ${uploadRefusal(error, "The draft", slug)}`;
+      }
     } finally {
       save.disabled = false;
     }
