@@ -6,6 +6,7 @@ learner of the course reads none of it. Judged for real by the session worker; a
 
 from __future__ import annotations
 
+import re
 import subprocess
 import uuid
 
@@ -90,6 +91,8 @@ def test_an_instructor_gives_feedback_and_the_learner_reads_it(open_page: PageFa
     phone.get_by_role("link", name=f"#{sent['id']}").click()
     mine = phone.get_by_role("region", name="Feedback")
     expect(mine).to_contain_text("Score set by hand: 0.75")
+    # The verdict line is drawn once (the status region beside it is for screen readers).
+    expect(phone.get_by_text(re.compile(r"^score \d\.\d\d")).locator("visible=true")).to_have_count(1)
     expect(mine).to_contain_text("the idea is right; one slip")
     expect(phone.get_by_role("list", name="Code, by line")).to_contain_text("Look the key up")
     expect(mine.get_by_role("button", name="Add the comment")).to_have_count(0)

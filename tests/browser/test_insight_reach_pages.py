@@ -57,6 +57,13 @@ def test_a_course_instructor_reaches_insight_and_copies_a_shipped_problem(
     expect(page.get_by_role("alert")).to_have_count(0)
     assert horizontal_overflow(page) is None
     assert_accessible(page)
+    # The charts are light images: in dark mode they are drawn inverted, never as white boxes.
+    chart = page.locator("img.chart").first
+    expect(chart).to_be_visible()
+    assert chart.evaluate("(img) => getComputedStyle(img).filter") == "none"
+    page.emulate_media(color_scheme="dark")
+    assert chart.evaluate("(img) => getComputedStyle(img).filter").startswith("invert(0.88)")
+    page.emulate_media(color_scheme="light")
 
     # The shipped problem's page offers the copy; the copy opens on its own author page.
     drawn(page, f"/problems/{FIXTURE.slug}")

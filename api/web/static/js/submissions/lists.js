@@ -149,7 +149,9 @@ export async function submissionPage(id, signal) {
   });
   const parameters = problem ? problem.parameters : [];
   const panel = el("div", { class: "result-panel" });
-  const status = el("p", { class: "verdict-status", role: "status" });
+  // The live region that announces each state to a screen reader; the result's own head shows
+  // the verdict on screen, so this one is not drawn a second time.
+  const status = el("p", { class: "verdict-status sr-only", role: "status" });
   const reopen = el("button", {
     type: "button",
     onclick: () => {
