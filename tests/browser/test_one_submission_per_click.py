@@ -185,3 +185,26 @@ def test_after_a_reload_a_pending_submission_holds_its_button_until_its_verdict(
     finally:
         with session_scope() as session:
             session.execute(delete(Submission).where(Submission.id == pending))
+
+
+def test_the_keyboard_goes_on_from_the_result_and_skips_to_the_editor(
+        open_page: PageFactory, learner: Account, story_problem: StoryProblem) -> None:
+    """Submit pressed from the keyboard: its button is held (disabled), and the focus moves to the
+    result instead of dropping to the page's body; the verdict is announced in the status region.
+    The skip link takes the keyboard straight into the editor."""
+    page = _problem_page(open_page, learner, story_problem)
+    submit = page.get_by_role("button", name="Submit", exact=True)
+    submit.focus()
+    page.keyboard.press("Enter")
+    _held(submit)
+    result = page.locator(".result-panel")
+    expect(result).to_be_focused()
+    assert page.evaluate("() => document.activeElement !== document.body")
+    expect(page.locator(".verdict-status")).to_contain_text(re.compile("accepted", re.IGNORECASE), timeout=JUDGED)
+    _back(submit)
+
+    skip = page.get_by_role("link", name="Skip to the code editor")
+    skip.focus()
+    expect(skip).to_be_visible()  # drawn while it has the focus
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("textbox", name="your solution")).to_be_focused()

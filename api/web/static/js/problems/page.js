@@ -86,7 +86,9 @@ export async function problemPage(slug, signal) {
   let problem = await api(problemPath(slug), { signal });
   setTitle(problem.title);
 
-  const panel = el("div", { class: "result-panel" }, // the status beside the buttons is the live region
+  // The status beside the buttons is the live region; the panel takes the focus a held button
+  // gives up (tabindex -1: reachable by script, never a tab stop).
+  const panel = el("div", { class: "result-panel", tabindex: "-1", "aria-label": "Result" },
     el("p", { class: "muted" }, "Run checks the public tests; Submit judges every test."));
   const status = el("span", { class: "verdict-status", role: "status" });
   const holds = {}; // mode -> the hold on its button (problems/inflight.js): one submission in flight each
@@ -148,7 +150,11 @@ export async function problemPage(slug, signal) {
   const post = async (body, label) => {
     const held = holds[body.mode];
     if (held?.busy) return;
+    const lost = document.activeElement;
     held?.hold();
+    // A disabled button drops the focus to the page's body: keyboard and screen reader users
+    // go on from the result instead. Ctrl+Enter from the editor keeps the editor focused.
+    if (lost instanceof HTMLButtonElement && lost.disabled) panel.focus({ preventScroll: true });
     sentHere = true;
     say.say(label);
     panel.replaceChildren(el("p", { class: "muted" }, label));
@@ -221,7 +227,16 @@ export async function problemPage(slug, signal) {
   ], draft === null ? "Statement" : "Code"); // a returning learner goes on with the code
   drawHelp();
 
+  const skip = link("#code", "Skip to the code editor", {
+    class: "skip-link",
+    onclick: (event) => {
+      event.preventDefault();
+      if (isNarrow()) layout.select("Code");
+      code.focus();
+    },
+  });
   show(
+    skip,
     assignment.banner || countsForNotice(problem.counts_for),
     el("div", { class: "problem-head" },
       el("h1", {}, problem.title),
