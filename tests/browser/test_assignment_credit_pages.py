@@ -54,3 +54,37 @@ def test_work_from_the_problem_list_counts_for_the_assignment(open_page: PageFac
     row = gradebook.get_by_role("row").filter(has_text=learner.name)
     expect(row).to_contain_text("accepted")
     expect(row).not_to_contain_text("not tried")
+
+
+def test_a_learners_code_and_progress_follow_them_and_tries_stand_apart(
+        open_page: PageFactory, live_server: str, worker: subprocess.Popen[bytes]) -> None:
+    """Submit accepted: the header says solved without a reload. A try is listed apart from the
+    submissions, never with an accepted badge. In a fresh browser (another device: no draft kept)
+    the editor opens with the last submitted code, not the starter."""
+    learner = make_account(Role.LEARNER, "device-learner")
+    page = open_page(token=learner.token)
+    drawn(page, f"/problems/{FIXTURE.slug}")
+    expect(page.locator(".progress-slot")).to_have_text("")
+    type_code(page, page.get_by_role("textbox", name="your solution"), REFERENCE)
+    posted = submit_in_page(page)
+    assert judged(live_server, learner.token, posted["created"]["id"])["verdict"] == "accepted"
+    expect(page.locator(".progress-slot")).to_contain_text("✓ solved")  # no reload
+
+    tried = api_call(live_server, learner, "POST", "/submissions", problem=FIXTURE.slug, code=REFERENCE,
+                     mode="try", arguments=["a"])
+    assert judged(live_server, learner.token, tried["id"])["verdict"] == "accepted"
+    drawn(page, "/submissions")
+    graded = page.get_by_role("table", name="Submissions and runs")
+    tries = page.get_by_role("table", name="Tries")
+    expect(graded.get_by_role("row").filter(has_text=f"#{posted['created']['id']}")).to_contain_text("accepted")
+    try_row = tries.get_by_role("row").filter(has_text=f"#{tried['id']}")
+    expect(try_row).to_contain_text("matches the reference")
+    expect(tries.locator(".badge.verdict-accepted")).to_have_count(0)
+    expect(graded.get_by_role("row").filter(has_text=f"#{tried['id']}")).to_have_count(0)
+    assert_accessible(page)
+
+    elsewhere = open_page(token=learner.token)  # a new browser context: no draft of it
+    drawn(elsewhere, f"/problems/{FIXTURE.slug}")
+    expect(elsewhere.locator(".code-note")).to_contain_text(f"submission #{tried['id']}")
+    editor = elsewhere.get_by_role("textbox", name="your solution")
+    expect(editor).to_contain_text(REFERENCE.strip().splitlines()[0])

@@ -129,7 +129,7 @@ export async function gradebookPage(id, signal) {
     el("p", { class: "insight-links" }, "Insight over this course: ", book.problems.map((slug, i) => [i ? " · " : "",
       link(insightHref(slug, assignment.course_id), slug, { "aria-label": `Insight into ${slug} over this course` })])),
     state,
-    ...(book.rows.length ? [cue, scroller] : [notice("No learner has joined this course yet.")]));
+    book.rows.length ? [cue, scroller] : notice("No learner has joined this course yet."));
   // Said only while the problems do not all fit: the learner and total columns stay in view.
   const fits = () => { cue.hidden = scroller.scrollWidth <= scroller.clientWidth + 1; };
   fits();

@@ -39,7 +39,8 @@ export const scrollBox = (table) => el("div", { class: "table-scroll", tabindex:
 const app = document.getElementById("app");
 
 export function show(...nodes) {
-  app.replaceChildren(...nodes.filter((node) => node !== null && node !== undefined));
+  // Arrays are flattened, as el() does with its children: a part may be several nodes or none.
+  app.replaceChildren(...nodes.flat(Infinity).filter((node) => node !== null && node !== undefined));
 }
 
 export function setTitle(text) {

@@ -3,6 +3,7 @@
 // its details below them. A reload shows the latest submission to the problem again.
 import { api } from "../core/api.js";
 import { assignmentContext, countsForNotice } from "../assignments/banner.js";
+import { currentUser } from "../account/user.js";
 import { badge, el, link, notice, percent, problemHref, serverHtml, setTitle, show } from "../core/dom.js";
 import { editor, loadDraft, saveDraft } from "./editor.js";
 import { hintsAndEditorial } from "./hints.js";
@@ -65,8 +66,12 @@ function statementSection(problem) {
 }
 
 // The latest submission to this problem, if any: shown again after a reload, followed if pending.
+// The signed-in user's own latest submission of the problem (never a learner's, for an
+// instructor who may read theirs), in full; null when there is none.
 async function latestSubmission(slug, signal) {
-  const page = await api(`/submissions?${new URLSearchParams({ problem: slug, limit: "1" })}`, { signal });
+  const me = currentUser();
+  if (!me) return null;
+  const page = await api(`/submissions?${new URLSearchParams({ problem: slug, learner: me.name, limit: "1" })}`, { signal });
   const latest = page && page.items && page.items[0];
   return latest ? api(`/submissions/${latest.id}`, { signal }) : null;
 }
@@ -138,8 +143,10 @@ export async function problemPage(slug, signal) {
     const mine = () => shown === submission.id;
     try {
       const done = await follow(submission, (s, elapsed) => { if (mine()) draw(s, elapsed); }, signal);
-      if (sentNow && done.mode === "submit" && done.verdict === "accepted" && !problem.editorial_available) {
-        problem = await api(problemPath(slug), { signal }); // the editorial may open now
+      if (sentNow && done.mode === "submit") {
+        // Solved, a better best score, the editorial open: the header says so without a reload.
+        problem = await api(problemPath(slug), { signal });
+        progressSlot.replaceChildren(progressBadge(problem) ?? "");
         drawHelp();
       }
     } catch (error) {
@@ -211,10 +218,13 @@ export async function problemPage(slug, signal) {
     publicTests(problem),
     el("p", { class: "muted" }, `${problem.hidden_test_count} hidden tests are judged on Submit.`),
     help);
+  const codeNote = el("p", { class: "muted code-note" });
+  const progressSlot = el("span", { class: "progress-slot" }, progressBadge(problem));
   const codePanel = el("div", { class: "code-panel" },
     el("div", { class: "code-head" },
       el("h2", {}, "Your solution"),
       el("span", { class: "muted time-limit" }, `Time limit: ${problem.limits.time_per_test} s per test`)),
+    codeNote,
     code.element,
     actions,
     el("p", { class: "muted keys" }, "Ctrl+Enter runs · Ctrl+Shift+Enter submits · Esc, then Tab, leaves the editor"),
@@ -243,7 +253,7 @@ export async function problemPage(slug, signal) {
       el("p", { class: "meta" }, badge(problem.difficulty, "difficulty"),
         problem.tags.map((t) => el("span", { class: "tag" }, t)),
         problem.published ? null : el("span", { class: "tag draft" }, "draft"),
-        progressBadge(problem),
+        progressSlot,
         link(`${problemPath(slug)}/history`, "history and diffs"),
         link(`/submissions?problem=${encodeURIComponent(slug)}`, "all my submissions")),
       statsLine(slug, signal),
@@ -255,7 +265,16 @@ export async function problemPage(slug, signal) {
   // After a reload: the latest submission again (followed live if still pending, its button held
   // until its verdict), unless the learner has already sent a new one.
   latestSubmission(slug, signal).then((latest) => {
-    if (!latest || sentHere) return;
+    if (!latest) return;
+    // In a browser that holds no draft of it (another device, a cleared browser), the editor
+    // opens with the learner's last submitted code instead of the starter, unless they have
+    // begun to type.
+    if (draft === null && code.value === problem.starter && typeof latest.code === "string") {
+      code.value = latest.code;
+      saveDraft(slug, latest.code);
+      codeNote.textContent = `Your code from submission #${latest.id} is in the editor; Reset to starter gives the starter back.`;
+    }
+    if (sentHere) return;
     const held = latest.status !== "done" && !holds[latest.mode]?.busy ? holds[latest.mode] : null;
     held?.hold();
     track(latest, false).finally(() => held?.release());

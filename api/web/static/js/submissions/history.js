@@ -138,7 +138,7 @@ export async function historyPage(slug, signal) {
         el("td", {}, link(submissionHref(s.id), `#${s.id}`)),
         el("td", {}, s.mode),
         el("td", {}, verdictCell(s)),
-        el("td", { class: "number" }, typeof s.score === "number" ? s.score.toFixed(2) : ""),
+        el("td", { class: "number" }, typeof s.score === "number" && s.mode !== "try" ? s.score.toFixed(2) : ""),
         el("td", {}, timeText(s.created_at))))))));
   };
   const load = async () => {

@@ -6,11 +6,14 @@ import { badge, el, label, link, notice, problemHref, scrollBox, setTitle, show,
 import { field } from "../core/forms.js";
 import { refreshWhilePending } from "./pending.js";
 import { feedbackView } from "./feedback.js";
-import { followInto } from "./results.js";
+import { followInto, tryOutcome } from "./results.js";
 
 const PAGE_SIZE = 20;
 
-export const verdictCell = (s) => (s.status === "done" ? badge(s.verdict, "verdict") : badge(s.status, "pending"));
+export const verdictCell = (s) => {
+  if (s.status !== "done") return badge(s.status, "pending");
+  return s.mode === "try" ? tryOutcome(s) : badge(s.verdict, "verdict");
+};
 
 const VERDICTS = ["accepted", "wrong_answer", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded",
   "output_limit_exceeded", "compile_error", "forbidden", "internal_error"];
@@ -21,7 +24,19 @@ const FILTERS = ["problem", "learner", "assignment", "verdict", "late"];
 export const historyHref = (slug, learner) =>
   `${problemHref(slug)}/history${learner ? `?${new URLSearchParams({ learner })}` : ""}`;
 
-function submissionTable(items, withLearner) {
+// Submissions and runs in one table, tries (the learner's own arguments, never graded) in
+// another after it.
+function submissionTables(items, withLearner) {
+  const graded = items.filter((s) => s.mode !== "try");
+  const tries = items.filter((s) => s.mode === "try");
+  return [
+    graded.length ? submissionTable(graded, withLearner, "Submissions and runs") : null,
+    tries.length ? [el("h2", { id: "tries-heading" }, "Tries"),
+      el("p", { class: "muted" }, "Your own arguments run against the reference: never graded, never counted."),
+      submissionTable(tries, withLearner, "Tries")] : null];
+}
+
+function submissionTable(items, withLearner, caption) {
   const headings = ["#", "Problem", "Mode", "Verdict", "Score", "Submitted"];
   if (withLearner) headings.splice(2, 0, "Learner");
   const rows = items.map((s) => el("tr", {},
@@ -35,9 +50,10 @@ function submissionTable(items, withLearner) {
         `${s.new_comments} new comment${s.new_comments === 1 ? "" : "s"}`)] : null),
     el("td", { class: "number" }, typeof s.score_override === "number"
       ? [s.score_override.toFixed(2), " ", el("span", { class: "tag by-hand" }, "set by hand")]
-      : typeof s.score === "number" ? s.score.toFixed(2) : ""),
+      : typeof s.score === "number" && s.mode !== "try" ? s.score.toFixed(2) : ""),
     el("td", {}, timeText(s.created_at))));
   return scrollBox(el("table", { class: "list" },
+    el("caption", { class: "sr-only" }, caption),
     el("thead", {}, el("tr", {}, headings.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows)));
 }
@@ -90,7 +106,7 @@ export async function submissionListPage(signal) {
         link(historyHref(problem, chosen.learner), "history and diffs"),
         staff ? null : [" · ", link("/submissions", "show all")]) : null,
       result.items.length
-        ? submissionTable(result.items, staff)
+        ? submissionTables(result.items, staff)
         : notice(offset ? "No more submissions." : filtered ? "No submission matches these filters."
           : "No submissions yet: open a problem and press Run or Submit."),
       el("p", { class: "pager" },

@@ -100,6 +100,12 @@ export function lateTag(submission) {
   return el("span", { class: "tag late" }, submission.penalty && !byHand ? `late: −${submission.penalty}% of the score` : "late");
 }
 
+// A try is never graded: its outcome is said in words, never with a verdict's badge (an
+// "accepted" there would read as a graded result).
+const TRIED = { accepted: "matches the reference", wrong_answer: "differs from the reference" };
+export const tryOutcome = (submission) =>
+  el("span", { class: "tag try-outcome" }, TRIED[submission.verdict] || label(submission.verdict));
+
 // options: elapsed (seconds waited so far, while pending), goToLine(line, column) for citations.
 export function resultView(submission, parameters, options) {
   const { elapsed, goToLine } = options || {};
@@ -108,7 +114,7 @@ export function resultView(submission, parameters, options) {
   const { total, passed } = counts(submission);
   const isTry = submission.mode === "try";
   const head = el("div", { class: "result-head" },
-    done ? badge(submission.verdict, "verdict") : badge(submission.status, "pending"),
+    done ? (isTry ? tryOutcome(submission) : badge(submission.verdict, "verdict")) : badge(submission.status, "pending"),
     done && typeof submission.score === "number" && !isTry
       ? el("span", { class: "score" }, `score ${submission.score.toFixed(2)}`,
         total ? el("span", { class: "muted" }, ` (${passed} of ${total} tests passed)`) : null)
@@ -136,7 +142,7 @@ function statusLine(submission) {
   if (submission.status === "queued") return [badge("queued", "pending"), " waiting for a worker"];
   if (submission.status !== "done") return [badge(submission.status, "pending"), " judging"];
   const { total, passed } = counts(submission);
-  const parts = [badge(submission.verdict, "verdict")];
+  const parts = [submission.mode === "try" ? tryOutcome(submission) : badge(submission.verdict, "verdict")];
   if (submission.mode === "try") {
     const test = (submission.tests || [])[0];
     if (test) {
