@@ -21,9 +21,10 @@ from judge.errors import InvalidInput
 from judge.results import Verdict
 from judge.similarity import Comparison, Match, compare, fingerprints
 from service.access import Action, allowed
+from service.assignments import find_assignment
 from service.authoring import current_version
 from service.catalog import load_version
-from service.db.models import ProblemRow, Submission, User
+from service.db.models import Assignment, ProblemRow, Submission, User
 from service.errors import NotFound
 from service.insight import Scope, insight_scope, judged
 from service.submissions import Mode, find_submission
@@ -90,6 +91,40 @@ def similar_pairs(session: Session, row: ProblemRow, scope: Scope, threshold: fl
                               round(result.similarity, 4), result.matches))
     pairs.sort(key=lambda p: (-p.similarity, p.a.submission, p.b.submission))
     return Report(tuple(pairs), len(chosen), len(every), message)
+
+
+@dataclass(frozen=True)
+class ProblemPair:
+    problem: str  # the slug
+    pair: Pair
+
+
+@dataclass(frozen=True)
+class AssignmentReport:
+    assignment: Assignment
+    pairs: tuple[ProblemPair, ...]  # over every problem of the assignment, most alike first
+    compared: int  # accepted submissions compared, summed over the problems
+    messages: tuple[str, ...]  # one per problem whose learners were not all compared
+
+
+def assignment_pairs(session: Session, viewer: User, assignment_id: int,
+                     threshold: float) -> AssignmentReport:
+    """One report over every problem of an assignment, for its course's instructors: on each
+    problem, the course's learners' latest accepted solutions compared in pairs (as
+    ``similar_pairs`` does, within the course), then every pair, most alike first."""
+    assignment = find_assignment(session, viewer, assignment_id, Action.MANAGE)
+    found: list[ProblemPair] = []
+    compared = 0
+    messages = []
+    for link in assignment.problems:
+        report = similar_pairs(session, link.problem,
+                               insight_scope(session, viewer, link.problem, assignment.course_id), threshold)
+        found += [ProblemPair(link.problem.slug, pair) for pair in report.pairs]
+        compared += report.compared
+        if report.message:
+            messages.append(f"{link.problem.slug}: {report.message}")
+    found.sort(key=lambda p: (-p.pair.similarity, p.problem, p.pair.a.submission, p.pair.b.submission))
+    return AssignmentReport(assignment, tuple(found), compared, tuple(messages))
 
 
 @dataclass(frozen=True)

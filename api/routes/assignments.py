@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Response
 
 from api.deps import CurrentUser, SessionDep
 from api.routes.courses import assignment_input, assignment_out, brief, cell_out, extension_out
+from api.routes.insight import pair_out
 from api.schemas.bounds import Id
 from api.schemas.courses import (
     AssignmentIn,
@@ -20,7 +21,8 @@ from api.schemas.courses import (
     GradebookOut,
     GradebookRow,
 )
-from service import assignments, extensions, gradebook
+from api.schemas.insight import AssignmentSimilarityOut, ProblemPairOut
+from service import assignments, extensions, gradebook, similarity_reports
 from service.access import course_role
 from service.db.models import CourseRole
 
@@ -83,6 +85,20 @@ def gradebook_csv(assignment_id: Id, session: SessionDep, user: CurrentUser,
     return Response(text, media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="{name}"',
         "Cache-Control": "no-store"})
+
+
+@router.get("/{assignment_id}/similarity", response_model=AssignmentSimilarityOut)
+def assignment_similarity(assignment_id: Id, session: SessionDep, user: CurrentUser,
+                          threshold: float = Query(similarity_reports.DEFAULT_THRESHOLD, ge=0.0, le=1.0,
+                                                   description="the least similarity a pair needs to be "
+                                                               "listed, 0..1")) -> AssignmentSimilarityOut:
+    """Learners whose accepted solutions look alike, over every problem of the assignment, most
+    alike first (the course's instructors): each pair opens side by side at /similarity/{a}/{b}."""
+    report = similarity_reports.assignment_pairs(session, user, assignment_id, threshold)
+    return AssignmentSimilarityOut(
+        assignment=report.assignment.id, threshold=threshold, compared=report.compared,
+        messages=list(report.messages),
+        pairs=[ProblemPairOut(problem=p.problem, **pair_out(p.pair).model_dump()) for p in report.pairs])
 
 
 @router.get("/{assignment_id}/extensions", response_model=list[ExtensionOut])

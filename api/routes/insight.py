@@ -106,6 +106,12 @@ def matches_out(matches: tuple[Match, ...]) -> list[MatchOut]:
     return [MatchOut(a_lines=m.a_lines, b_lines=m.b_lines) for m in matches]
 
 
+def pair_out(pair: similarity_reports.Pair) -> PairOut:
+    return PairOut(a=SideOut(submission=pair.a.submission, user=pair.a.user),
+                   b=SideOut(submission=pair.b.submission, user=pair.b.user),
+                   similarity=pair.similarity, matches=matches_out(pair.matches))
+
+
 @router.get("/similarity", response_model=SimilarityOut)
 def similar_solutions(slug: str, session: SessionDep, user: Instructor, course: Id | None = COURSE,
                       threshold: float = Query(similarity_reports.DEFAULT_THRESHOLD, ge=0.0, le=1.0,
@@ -119,6 +125,4 @@ def similar_solutions(slug: str, session: SessionDep, user: Instructor, course: 
     return SimilarityOut(
         problem=slug, course=scope.course_id, threshold=threshold, compared=report.compared,
         total=report.total, message=report.message,
-        pairs=[PairOut(a=SideOut(submission=p.a.submission, user=p.a.user),
-                       b=SideOut(submission=p.b.submission, user=p.b.user),
-                       similarity=p.similarity, matches=matches_out(p.matches)) for p in report.pairs])
+        pairs=[pair_out(p) for p in report.pairs])

@@ -57,6 +57,7 @@ PAGES: dict[str, str] = {
     "/courses/{course_id:int}": "a course: assignments; instructors: join link, members (add, remove), forms",
     "/assignments/{assignment_id:int}": "an assignment's problems, due time and the learner's progress",
     "/assignments/{assignment_id:int}/gradebook": "learners x problems, sortable, links to submissions, CSV",
+    "/assignments/{assignment_id:int}/similarity": "solutions alike over all the assignment's problems",
     "/author": "instructors: my problems (all, for an admin), uploading an archive, copying a problem",
     "/author/{slug}": "authoring: versions and validation reports, files, publish, roll back, rejudge",
     "/author/{slug}/preview": "a version of a problem (published or not) as its public page shows it",

@@ -89,3 +89,16 @@ class SideBySideOut(BaseModel):
     b: CodeOut
     similarity: float
     matches: list[MatchOut]
+
+
+class ProblemPairOut(PairOut):
+    problem: str = Field(description="the problem both solutions are of")
+
+
+class AssignmentSimilarityOut(BaseModel):
+    assignment: int
+    threshold: float
+    compared: int = Field(description=(
+        "accepted submissions compared, summed over the problems (one per learner each)"))
+    messages: list[str] = Field(description="one per problem whose learners were not all compared")
+    pairs: list[ProblemPairOut] = Field(description="over every problem of the assignment, most alike first")

@@ -6,6 +6,7 @@ scroll."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -83,3 +84,33 @@ def test_a_course_instructor_reaches_insight_and_copies_a_shipped_problem(
     learner_page = open_page(token=ann.token)
     drawn(learner_page, f"/problems/{FIXTURE.slug}")
     expect(learner_page.get_by_text("Copy this problem to adapt it")).to_have_count(0)
+
+
+def test_similar_solutions_across_an_assignment_open_side_by_side(
+        open_page: PageFactory, live_server: str, worker: subprocess.Popen[bytes]) -> None:
+    teacher = make_account(Role.INSTRUCTOR, "alike-teacher")
+    ann, bob = make_account(Role.LEARNER, "alike-ann"), make_account(Role.LEARNER, "alike-bob")
+    course = api_call(live_server, teacher, "POST", "/courses", title=f"Alike {uuid.uuid4().hex[:4]}")
+    now = datetime.now(UTC)
+    week = api_call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 8",
+                    opens_at=(now - timedelta(hours=1)).isoformat(), due_at=(now + timedelta(days=2)).isoformat(),
+                    late_policy="accept", problems=[FIXTURE.slug])
+    for learner in (ann, bob):
+        api_call(live_server, learner, "POST", "/courses/join", code=course["join_code"])
+        sent = api_call(live_server, learner, "POST", "/submissions", problem=FIXTURE.slug, code=REFERENCE)
+        assert api_call(live_server, learner, "GET", f"/submissions/{sent['id']}?wait=30")["verdict"] == "accepted"
+
+    page = open_page(token=teacher.token)
+    drawn(page, f"/assignments/{week['id']}/gradebook")
+    page.get_by_role("link", name="Similar solutions across this assignment").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Similar solutions: Week 8")
+    row = page.get_by_role("row").filter(has_text=ann.name)
+    expect(row).to_contain_text(bob.name)
+    expect(row).to_contain_text("100%")
+    row.get_by_role("button", name=re.compile(rf"^Side by side: .* on {FIXTURE.slug}$")).click()
+    expect(page.locator("#sbs-heading")).to_contain_text("100% alike")
+    assert_accessible(page)
+    # A learner of the course gets a refusal, not the report.
+    learner_page = open_page(token=ann.token)
+    learner_page.goto(f"/assignments/{week['id']}/similarity")
+    expect(learner_page.get_by_role("alert")).to_be_visible()

@@ -126,6 +126,7 @@ export async function gradebookPage(id, signal) {
     el("p", { class: "actions" }, csvLink(assignment.id, say, "long", "Download CSV"), " ",
       csvLink(assignment.id, say, "wide", "Download CSV for an LMS"),
       el("span", { class: "muted" }, " (one row per learner: each problem's score and the total)")),
+    el("p", {}, link(`${assignmentHref(assignment.id)}/similarity`, "Similar solutions across this assignment")),
     el("p", { class: "insight-links" }, "Insight over this course: ", book.problems.map((slug, i) => [i ? " · " : "",
       link(insightHref(slug, assignment.course_id), slug, { "aria-label": `Insight into ${slug} over this course` })])),
     state,

@@ -3,6 +3,7 @@
 import { assignmentPage } from "../assignments/page.js";
 import { coursePage } from "./page.js";
 import { coursesPage } from "./list.js";
+import { assignmentSimilarityPage } from "../assignments/similarity.js";
 import { gradebookPage } from "../assignments/gradebook.js";
 
 export const COURSE_ROUTES = [
@@ -10,4 +11,5 @@ export const COURSE_ROUTES = [
   [/^\/courses\/(\d+)$/, (m) => (signal) => coursePage(Number(m[1]), signal), "courses"],
   [/^\/assignments\/(\d+)$/, (m) => (signal) => assignmentPage(Number(m[1]), signal), "courses"],
   [/^\/assignments\/(\d+)\/gradebook$/, (m) => (signal) => gradebookPage(Number(m[1]), signal), "courses"],
+  [/^\/assignments\/(\d+)\/similarity$/, (m) => (signal) => assignmentSimilarityPage(Number(m[1]), signal), "courses"],
 ];
