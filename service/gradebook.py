@@ -36,6 +36,8 @@ from service.db.models import (
     CourseRole,
     Extension,
     ProblemRow,
+    RegradeOutcome,
+    RegradeRequest,
     ScoreChange,
     Submission,
     SubmissionStatus,
@@ -77,6 +79,7 @@ class Cell:
     score_before_penalty: float | None = None
     overridden: bool = False  # a submission of the cell has a score set by hand
     by_hand: HandSet | None = None  # the score that counts was set by hand: by whom and why
+    open_regrades: int = 0  # submissions of the cell with a regrade request waiting for an answer
 
     @property
     def penalty(self) -> float:
@@ -122,6 +125,9 @@ def _aggregates(*where: Any) -> Select[*tuple[Any, ...]]:
     counted = case((by_hand, Submission.score_override), (Submission.penalty == 0, Submission.score),
                    else_=Submission.score * (100.0 - Submission.penalty) / 100.0)
     judged = and_(done, ~by_hand)
+    open_regrade = (select(RegradeRequest.id).where(RegradeRequest.submission_id == Submission.id,
+                                                     RegradeRequest.outcome == RegradeOutcome.OPEN.value)
+                    .correlate(Submission).exists())
     return (select(
         Submission.assignment_id.label("assignment_id"),
         Submission.user_id.label("user_id"),
@@ -137,7 +143,8 @@ def _aggregates(*where: Any) -> Select[*tuple[Any, ...]]:
         func.max(Submission.id).label("latest_id"),
         # Of the submissions no one set a score of: a hand-set score is not "before a penalty".
         func.max(case((judged, Submission.score))).label("raw_best"),
-        func.max(case((judged, counted))).label("best_judged"))
+        func.max(case((judged, counted))).label("best_judged"),
+        func.sum(case((open_regrade, 1), else_=0)).label("open_regrades"))
         .where(Submission.mode == Mode.SUBMIT.value, *where)
         .group_by(Submission.assignment_id, Submission.user_id, Submission.problem_id))
 
@@ -147,8 +154,8 @@ AGGREGATES = len(_aggregates().selected_columns) - 3  # the columns after its th
 
 def _cell(slug: str, best: float | None, attempts: int | None, first_accepted: datetime | None,
           on_time: int | None, any_late: int | None, first_accepted_id: int | None,
-          latest_id: int | None, raw_best: float | None, best_judged: float | None, *,
-          hand_set: HandSet | None) -> Cell:
+          latest_id: int | None, raw_best: float | None, best_judged: float | None,
+          open_regrades: int | None, *, hand_set: HandSet | None) -> Cell:
     """``hand_set``: the best score set by hand among the cell's submissions, if any."""
     accepted = first_accepted is not None
     # The hand-set score counts when no judged one counts for more (a tie: the instructor's word).
@@ -160,7 +167,7 @@ def _cell(slug: str, best: float | None, attempts: int | None, first_accepted: d
                 late=not on_time if accepted else bool(any_late),
                 submission=first_accepted_id if first_accepted_id is not None else latest_id,
                 score_before_penalty=None if before is None else float(before),
-                overridden=hand_set is not None, by_hand=by_hand)
+                overridden=hand_set is not None, by_hand=by_hand, open_regrades=int(open_regrades or 0))
 
 
 def _hand_set(session: Session, *where: Any) -> dict[tuple[int | None, int, int], HandSet]:
@@ -190,7 +197,8 @@ def gradebook(session: Session, user: User, assignment_id: int) -> Gradebook:
     rows = session.execute(
         select(User.name, User.id, Extension.due_at, Extension.reason, ProblemRow.id, ProblemRow.slug,
                cells.c.best, cells.c.attempts, cells.c.first_accepted, cells.c.on_time, cells.c.any_late,
-               cells.c.first_accepted_id, cells.c.latest_id, cells.c.raw_best, cells.c.best_judged)
+               cells.c.first_accepted_id, cells.c.latest_id, cells.c.raw_best, cells.c.best_judged,
+               cells.c.open_regrades)
         .select_from(CourseMember)
         .join(User, User.id == CourseMember.user_id)
         .outerjoin(Extension, and_(Extension.assignment_id == assignment.id,

@@ -122,7 +122,8 @@ def cell_out(cell: Cell) -> CellOut:
                    submission=cell.submission, score_before_penalty=cell.score_before_penalty,
                    penalty=cell.penalty, score_set_by_hand=cell.overridden,
                    score_set_by=cell.by_hand.by if cell.by_hand else None,
-                   score_reason=cell.by_hand.reason if cell.by_hand else None)
+                   score_reason=cell.by_hand.reason if cell.by_hand else None,
+                   open_regrade_requests=cell.open_regrades)
 
 
 def assignment_out(assignment: Assignment, role: CourseRole | None, cells: list[Cell] | None,

@@ -1,4 +1,5 @@
-"""A submission's feedback: the course instructors' comments and a score set by hand.
+"""A submission's feedback: the course instructors' comments, a score set by hand, and the
+learner's regrade requests with their answers.
 
 The course's instructors (and admins) write; whoever may read the submission reads, so a learner
 reads the feedback on their own submissions only. ``service.feedback`` holds the rules.
@@ -13,9 +14,17 @@ from api.presenters import submission_summary
 from api.rendering import render_markdown
 from api.schemas import SubmissionSummary
 from api.schemas.bounds import Id
-from api.schemas.feedback import CommentIn, CommentOut, ScoreChangeOut, ScoreIn
-from service import feedback
-from service.db.models import Comment, ScoreChange
+from api.schemas.feedback import (
+    CommentIn,
+    CommentOut,
+    RegradeAnswerIn,
+    RegradeIn,
+    RegradeOut,
+    ScoreChangeOut,
+    ScoreIn,
+)
+from service import feedback, regrades
+from service.db.models import Comment, RegradeOutcome, RegradeRequest, ScoreChange
 
 router = APIRouter(prefix="/submissions", tags=["feedback"])
 
@@ -71,3 +80,33 @@ def set_score(submission_id: Id, body: ScoreIn, session: SessionDep, user: Curre
 def score_changes(submission_id: Id, session: SessionDep, user: CurrentUser) -> list[ScoreChangeOut]:
     """Every hand change of the submission's score (who, when, from what to what, why), oldest first."""
     return [change_out(c) for c in feedback.score_changes(session, user, submission_id)]
+
+
+def regrade_out(request: RegradeRequest) -> RegradeOut:
+    return RegradeOut(id=request.id, submission=request.submission_id,
+                      requested_by=None if request.requester is None else request.requester.name,
+                      reason=request.reason, created_at=request.created_at,
+                      outcome=RegradeOutcome(request.outcome), answer=request.answer,
+                      answered_by=None if request.answerer is None else request.answerer.name,
+                      answered_at=request.answered_at)
+
+
+@router.get("/{submission_id}/regrade-requests", response_model=list[RegradeOut])
+def list_regrade_requests(submission_id: Id, session: SessionDep, user: CurrentUser) -> list[RegradeOut]:
+    """A submission's regrade requests with their answers, oldest first."""
+    return [regrade_out(r) for r in regrades.requests(session, user, submission_id)]
+
+
+@router.post("/{submission_id}/regrade-requests", status_code=201, response_model=RegradeOut)
+def ask_for_regrade(submission_id: Id, body: RegradeIn, session: SessionDep, user: CurrentUser) -> RegradeOut:
+    """Ask the course's instructors to look at the score of your submission handed in for an
+    assignment again, saying why (one request open at a time)."""
+    return regrade_out(regrades.ask(session, user, submission_id, body.reason))
+
+
+@router.post("/{submission_id}/regrade-requests/{request_id}/answer", response_model=RegradeOut)
+def answer_regrade(submission_id: Id, request_id: Id, body: RegradeAnswerIn, session: SessionDep,
+                   user: CurrentUser) -> RegradeOut:
+    """Answer a regrade request (the course's instructors): with a score, it is set by hand (the
+    answer is its reason); without, the score is kept."""
+    return regrade_out(regrades.answer(session, user, submission_id, request_id, body.answer, body.score))

@@ -192,6 +192,8 @@ class CellOut(BaseModel):
     score_set_by: str | None = Field(None, description=(
         "when the score that counts was set by hand: who set it (null too when that account is gone)"))
     score_reason: str | None = Field(None, description="when the score that counts was set by hand: why")
+    open_regrade_requests: int = Field(0, description=(
+        "submissions of the cell whose learner asked for a regrade not answered yet"))
     accepted: bool
     attempts: int = Field(description="submissions (mode submit) sent for the assignment")
     first_accepted_at: UtcTime | None = Field(description="when the first accepted one was sent")

@@ -1,11 +1,15 @@
-"""Request and response bodies of a submission's feedback: comments and scores set by hand."""
+"""Request and response bodies of a submission's feedback: comments, scores set by hand and
+regrade requests."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.schemas.common import UtcTime
+from service.db.models import RegradeOutcome
 from service.feedback import MAX_COMMENT, MAX_REASON
+from service.regrades import MAX_ANSWER
+from service.regrades import MAX_REASON as MAX_REGRADE_REASON
 
 
 class CommentIn(BaseModel):
@@ -45,3 +49,34 @@ class ScoreChangeOut(BaseModel):
     previous: float | None = Field(description="the score that counted before")
     score: float | None = Field(description="the score set by hand; null: back to the judged score")
     reason: str
+
+
+class RegradeIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"reason": "Test three expects the old tokenizer; the statement asks for the new one."}]})
+
+    reason: str = Field(min_length=1, max_length=MAX_REGRADE_REASON,
+                        description="why the score should change")
+
+
+class RegradeAnswerIn(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"answer": "You are right: the test was wrong. Full marks.", "score": 1.0},
+        {"answer": "The statement says to lower-case first; the score stands.", "score": None}]})
+
+    answer: str = Field(min_length=1, max_length=MAX_ANSWER, description="the answer the learner reads")
+    score: float | None = Field(None, ge=0.0, le=1.0, allow_inf_nan=False, description=(
+        "a new score set by hand (0 to 1; the answer is its reason); null or absent: the score is kept"))
+
+
+class RegradeOut(BaseModel):
+    id: int
+    submission: int
+    requested_by: str | None = Field(description="the learner who asked (null once their account is gone)")
+    reason: str
+    created_at: UtcTime
+    outcome: RegradeOutcome = Field(description=(
+        "open: waiting for an answer; changed: a new score was set by hand; kept: the score stands"))
+    answer: str | None
+    answered_by: str | None
+    answered_at: UtcTime | None

@@ -322,6 +322,8 @@ class Submission(Base):
         order_by="Comment.id", cascade="all, delete-orphan", back_populates="submission")
     score_changes: Mapped[list[ScoreChange]] = relationship(
         order_by="ScoreChange.id", cascade="all, delete-orphan")
+    regrade_requests: Mapped[list[RegradeRequest]] = relationship(
+        order_by="RegradeRequest.id", cascade="all, delete-orphan")
 
 
 class Comment(Base):
@@ -340,6 +342,32 @@ class Comment(Base):
     read_at: Mapped[datetime | None] = mapped_column(default=None)
     author: Mapped[User | None] = relationship()
     submission: Mapped[Submission] = relationship(back_populates="comments")
+
+
+class RegradeOutcome(StrEnum):
+    OPEN = "open"  # waiting for an instructor's answer
+    CHANGED = "changed"  # answered, with a new score set by hand
+    KEPT = "kept"  # answered, the score as it was
+
+
+class RegradeRequest(Base):
+    """A learner's request that a handed-in submission's score be looked at again, with their
+    reason, and a course instructor's answer: the score changed (a ScoreChange beside it) or kept."""
+
+    __tablename__ = "regrade_requests"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), index=True)
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    outcome: Mapped[str] = mapped_column(String(16), default=RegradeOutcome.OPEN.value)
+    answer: Mapped[str | None] = mapped_column(Text, default=None)
+    answered_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"),
+                                                    default=None)
+    answered_at: Mapped[datetime | None] = mapped_column(default=None)
+    requester: Mapped[User | None] = relationship(foreign_keys=[requested_by])
+    answerer: Mapped[User | None] = relationship(foreign_keys=[answered_by])
 
 
 class ScoreChange(Base):

@@ -109,3 +109,45 @@ def test_an_instructor_gives_feedback_and_the_learner_reads_it(open_page: PageFa
     expect(other.get_by_role("alert")).to_contain_text(f"no submission {sent['id']}")
     expect(other.get_by_text("Look the key up")).to_have_count(0)
     assert api_request(live_server, bob, "GET", f"/submissions/{sent['id']}/comments").status_code == 404
+
+
+def test_a_learner_asks_for_a_regrade_and_reads_the_answer(open_page: PageFactory, live_server: str,
+                                                          worker: subprocess.Popen[bytes]) -> None:
+    teacher = make_account(Role.INSTRUCTOR, "regrade-teacher")
+    ann = make_account(Role.LEARNER, "regrade-ann")
+    course = api_call(live_server, teacher, "POST", "/courses", title=f"Regrades {uuid.uuid4().hex[:4]}")
+    api_call(live_server, ann, "POST", "/courses/join", code=course["join_code"])
+    week = api_call(live_server, teacher, "POST", f"/courses/{course['id']}/assignments", title="Week 9",
+                    opens_at=hours_from_now(-1), due_at=hours_from_now(48), late_policy="accept",
+                    problems=[FIXTURE.slug])
+    sent = api_call(live_server, ann, "POST", "/submissions", problem=FIXTURE.slug, code=WRONG, assignment=week["id"])
+    assert api_call(live_server, ann, "GET", f"/submissions/{sent['id']}?wait=30")["status"] == "done"
+
+    learner = open_page(token=ann.token, width=375, height=740)
+    drawn(learner, f"/submissions/{sent['id']}")
+    regrades = learner.get_by_role("region", name="Regrade requests")
+    regrades.get_by_role("button", name="Ask for a regrade").click()
+    expect(regrades.get_by_role("alert")).to_contain_text("Say why")
+    regrades.get_by_label("Why should the score change?").fill("The hidden key test expects another format.")
+    regrades.get_by_role("button", name="Ask for a regrade").click()
+    expect(regrades.get_by_role("status")).to_have_text("Your regrade request is sent.")
+    expect(regrades).to_contain_text("waiting for an answer")
+    expect(regrades.get_by_role("button", name="Ask for a regrade")).to_have_count(0)  # one open at a time
+    assert horizontal_overflow(learner) is None
+    assert_accessible(learner)
+
+    page = open_page(token=teacher.token)
+    drawn(page, f"/assignments/{week['id']}/gradebook")
+    expect(page.get_by_role("row").filter(has_text=ann.name)).to_contain_text("regrade asked")
+    drawn(page, f"/submissions/{sent['id']}")
+    answers = page.get_by_role("region", name="Regrade requests")
+    answers.get_by_label("Answer").fill("You are right; full marks for the idea.")
+    answers.get_by_label("New score (0 to 1, optional)").fill("0.9")
+    answers.get_by_role("button", name="Answer").click()
+    expect(answers.get_by_role("status")).to_have_text("Answered; the score is now 0.90.")
+    expect(page.get_by_role("region", name="Feedback")).to_contain_text("Score set by hand: 0.90")
+    assert_accessible(page)
+
+    drawn(learner, f"/submissions/{sent['id']}")
+    expect(learner.get_by_role("region", name="Regrade requests")).to_contain_text("You are right; full marks for the idea.")
+    expect(learner.get_by_role("region", name="Regrade requests")).to_contain_text("answered: the score was changed")

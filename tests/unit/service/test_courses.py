@@ -214,7 +214,7 @@ def test_the_learners_views_and_the_gradebook(client: TestClient, tokens: Tokens
         "problem": "secret_lookup", "best_score": 1.0, "accepted": True, "attempts": 2,
         "first_accepted_at": None, "late": False, "submission": accepted["id"],
         "score_before_penalty": 1.0, "penalty": 0.0, "score_set_by_hand": False, "score_set_by": None,
-        "score_reason": None}
+        "score_reason": None, "open_regrade_requests": 0}
     assert progress[other_problem]["attempts"] == 0 and progress[other_problem]["best_score"] is None
     listing = client.get(f"{API}/me/assignments", headers=bearer(ann)).json()
     assert [(a["id"], a["state"], a["solved"]) for a in listing] == [(week["id"], "due", 1), (later["id"], "upcoming", 0)]
@@ -235,7 +235,7 @@ def test_the_learners_views_and_the_gradebook(client: TestClient, tokens: Tokens
     assert rows[names["idle"]]["cells"] == [
         {"problem": slug, "best_score": None, "accepted": False, "attempts": 0, "first_accepted_at": None,
          "late": False, "submission": None, "score_before_penalty": None, "penalty": 0.0,
-         "score_set_by_hand": False, "score_set_by": None, "score_reason": None}
+         "score_set_by_hand": False, "score_set_by": None, "score_reason": None, "open_regrade_requests": 0}
         for slug in ("secret_lookup", other_problem)]
     assert body["max_total"] == 2.0 and rows[names["idle"]]["extension"] is None
     assert {zulu(row["due_at"]) for row in body["rows"]} == {zulu(moved.json()["due_at"])}

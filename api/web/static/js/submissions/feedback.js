@@ -173,5 +173,5 @@ export async function feedbackView(submission, { instructor, own }, signal) {
     }
   };
   await draw();
-  return { code, section };
+  return { code, section, redraw: draw };
 }

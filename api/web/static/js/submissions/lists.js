@@ -7,6 +7,7 @@ import { field } from "../core/forms.js";
 import { refreshWhilePending } from "./pending.js";
 import { feedbackView } from "./feedback.js";
 import { followInto, tryOutcome } from "./results.js";
+import { regradeSection } from "./regrades.js";
 
 const PAGE_SIZE = 20;
 
@@ -183,6 +184,10 @@ export async function submissionPage(id, signal) {
   // Handed in for an assignment: the code with its comments, and the feedback under the result.
   const feedback = assignment
     ? await feedbackView(submission, { instructor, own }, signal) : null;
+  const regrades = assignment ? await regradeSection(submission, { instructor, own }, async (score) => {
+    submission.score_override = score;
+    await feedback?.redraw(`The score is now ${score.toFixed(2)}.`);
+  }, signal) : null;
   show(
     el("h1", {}, `Submission #${submission.id}`),
     el("p", { class: "meta" },
@@ -194,6 +199,7 @@ export async function submissionPage(id, signal) {
     status,
     panel,
     feedback ? feedback.section : null,
+    regrades,
     el("h2", {}, "Code"),
     feedback ? feedback.code : el("pre", { class: "code" }, submission.code),
     el("div", { class: "actions" }, reopen));
