@@ -5,7 +5,9 @@ Each submission (tries and runs included) carries a marker of its own in its cod
 solution also prints, so the marker shows wherever the code or its output goes. Who may read a
 submission is written out here, independently of ``service.access``: its author, admins,
 the owner of its problem, and an instructor of the course whose assignment it was handed in for
-(mode submit: a try or a run sent for the assignment stays the learner's).
+(mode submit: a try or a run sent for the assignment stays the learner's). A learner's submission
+that names no assignment is handed in all the same when an assignment of their course holds the
+problem and takes it now (here: the learner's every submit; ``service.assignment_credit``).
 Everyone else must never meet its marker: not in a submission, a listing, a side-by-side view, a
 similarity report, a gradebook, a chart or an error.
 
@@ -63,7 +65,9 @@ class Sent:
         who = {self.author, "admin"}
         if self.problem == owned_problem:
             who.add("instructor")
-        if self.for_assignment and self.mode == "submit":  # handed in; a try or a run is not
+        # Handed in: sent for the assignment, or by the course's learner while the (open)
+        # assignment holds both problems; a try or a run never is.
+        if self.mode == "submit" and (self.for_assignment or self.author == "learner"):
             who.add("course_instructor")
         return who
 
@@ -156,6 +160,7 @@ def _path_values(world: World, name: str) -> list[str]:
         "user_id": [str(world.user_ids["other_learner"])], "invitation_id": [str(world.invitation)],
         "token_id": [str(world.spare_token)], "track": ["lookups"], "code": [world.join_code],
         "comment_id": ["1"],  # comments carry no code; the id makes the route walked all the same
+        "request_id": ["1"],  # nor do regrade requests
     }
     if name not in values:
         pytest.fail(f"this test does not know which real ids to put in {{{name}}}: add them to "
@@ -234,7 +239,8 @@ def test_no_read_shows_anyone_code_the_rule_keeps_from_them(client: TestClient, 
     assert not walk.leaks, f"{len(walk.leaks)} answers of {walk.requests} leaked code:\n" + "\n".join(walk.leaks[:40])
     for role in ROLES:  # the walk is not blind: each caller met all the code it may read
         assert walk.seen[role] == world.allowed(role), role
-    assert world.allowed("anonymous") == set() and len(world.allowed("course_instructor")) == 3
+    # The course's instructor: three handed in for the assignment, one counted for it unnamed.
+    assert world.allowed("anonymous") == set() and len(world.allowed("course_instructor")) == 4
 
 
 def test_no_change_answers_with_anyone_code(client: TestClient, world: World,
