@@ -65,9 +65,9 @@ function statementSection(problem) {
   return statement;
 }
 
-// The latest submission to this problem, if any: shown again after a reload, followed if pending.
 // The signed-in user's own latest submission of the problem (never a learner's, for an
-// instructor who may read theirs), in full; null when there is none.
+// instructor who may read theirs), in full, or null: shown again after a reload (followed if
+// pending), and its code put in the editor of a browser that holds no draft.
 async function latestSubmission(slug, signal) {
   const me = currentUser();
   if (!me) return null;
