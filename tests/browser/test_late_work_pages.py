@@ -153,5 +153,5 @@ def test_the_gradebook_keeps_names_and_totals_in_view(open_page: PageFactory, li
                 assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (width, end, box)
         assert horizontal_overflow(page) is None
         assert_accessible(page)
-        expect(page.get_by_role("link", name="Download CSV for an LMS")).to_have_attribute(
+        expect(page.get_by_role("link", name="CSV for an LMS")).to_have_attribute(
             "href", f"/api/v1/assignments/{week['id']}/gradebook.csv?form=wide")

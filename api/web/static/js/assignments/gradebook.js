@@ -125,7 +125,7 @@ export async function gradebookPage(id, signal) {
       penaltyWords(assignment) ? ` ·${penaltyWords(assignment)}` : "",
       ` · ${book.rows.length} learner${book.rows.length === 1 ? "" : "s"}`),
     el("p", { class: "actions" }, csvLink(assignment.id, say, "long", "Download CSV"), " ",
-      csvLink(assignment.id, say, "wide", "Download CSV for an LMS"),
+      csvLink(assignment.id, say, "wide", "CSV for an LMS"),
       el("span", { class: "muted" }, " (one row per learner: each problem's score and the total)")),
     el("p", {}, link(`${assignmentHref(assignment.id)}/similarity`, "Similar solutions across this assignment")),
     el("p", { class: "insight-links" }, "Insight over this course: ", book.problems.map((slug, i) => [i ? " · " : "",
