@@ -4,6 +4,7 @@ study its submissions; and who may call each of these routes."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from typing import Any
@@ -77,7 +78,7 @@ def test_copy_report_publish_roll_back_and_rejudge(client: TestClient, tokens: T
     validation = report["validation"]
     assert validation["reference"] == {"verdict": "accepted", "score": 1.0, "passed": 5, "total": 5}
     assert validation["deterministic"] is True
-    assert validation["wrong"] == [
+    assert [{k: v for k, v in w.items() if k != "decided_by"} for w in validation["wrong"]] == [
         {"file": "wrong/guess.py", "declared": "wrong_answer", "got": "wrong_answer", "ok": True,
          "could_get": []},
         {"file": "wrong/spin.py", "declared": "time_limit_exceeded", "got": "time_limit_exceeded", "ok": True,
@@ -86,6 +87,11 @@ def test_copy_report_publish_roll_back_and_rejudge(client: TestClient, tokens: T
     assert validation["failures"] == []
     files = get(client, owner, f"/problems/{copy}/versions/{first}/files")["files"]
     assert f'slug = "{copy}"' in files["problem.toml"] and HIDDEN_MARK in files["tests/hidden.json"]
+    # Each wrong solution names the test that decided its verdict (a hidden one, in its random order,
+    # may be the first to fail) and what the judge said of it.
+    names = {t["name"] for name in ("tests/public.json", "tests/hidden.json") for t in json.loads(files[name])}
+    for wrong in validation["wrong"]:
+        assert wrong["decided_by"]["test"] in names and wrong["decided_by"]["detail"], wrong
     # Not published yet: learners do not see it; its owner previews it.
     assert client.get(f"/api/v1/problems/{copy}", headers=bearer(tokens.learner)).status_code == 404
     assert get(client, owner, f"/problems/{copy}/preview")["hidden_test_count"] == 3
