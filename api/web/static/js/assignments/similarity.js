@@ -5,7 +5,7 @@ import { api } from "../core/api.js";
 import { assignmentHref } from "../courses/list.js";
 import { el, link, notice, percent, setTitle, show } from "../core/dom.js";
 import { dataTable } from "../author/parts.js";
-import { sideBySide } from "../author/side-by-side.js";
+import { openPair } from "../author/side-by-side.js";
 
 export async function assignmentSimilarityPage(id, signal) {
   const [assignment, report] = await Promise.all([
@@ -13,17 +13,7 @@ export async function assignmentSimilarityPage(id, signal) {
   setTitle(`Similar solutions · ${assignment.title}`);
   const state = el("p", { class: "form-state", role: "status" });
   const viewer = el("div", { class: "sbs-holder" });
-  const open = async (pair) => {
-    state.textContent = `Opening ${pair.a.user} and ${pair.b.user} on ${pair.problem} side by side…`;
-    try {
-      const view = await sideBySide(pair.a.submission, pair.b.submission, signal);
-      viewer.replaceChildren(view);
-      state.textContent = `${pair.a.user} and ${pair.b.user} are shown side by side below the table.`;
-      view.focus();
-    } catch (error) {
-      if (error.name !== "AbortError") state.textContent = `Not shown: ${error.message}`;
-    }
-  };
+  const open = (pair) => openPair(pair, viewer, state, signal, ` on ${pair.problem}`);
   show(
     el("p", { class: "course-crumbs" }, link("/courses", "Courses"), " › ",
       link(assignmentHref(assignment.id), assignment.title), " › ", link(`${assignmentHref(assignment.id)}/gradebook`, "Gradebook")),

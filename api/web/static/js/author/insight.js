@@ -13,7 +13,7 @@ import { readBlob } from "./http.js";
 import { authorHref, dataTable, problemApi } from "./parts.js";
 import { courseHref } from "../courses/list.js";
 import { el, label, link, notice, percent, problemHref, setTitle, show, timeText } from "../core/dom.js";
-import { sideBySide } from "./side-by-side.js";
+import { openPair } from "./side-by-side.js";
 
 // "?course=ID" when the page studies one course's learners (from a course, an assignment or a
 // gradebook), else "": every route of the page is asked with the same scope.
@@ -108,17 +108,7 @@ function similaritySection(slug, signal) {
     el("label", { for: "similarity-threshold" }, "Least similarity (%)"), threshold,
     el("button", { type: "submit" }, "Show pairs"));
 
-  async function open(pair) {
-    state.textContent = `Opening ${pair.a.user} and ${pair.b.user} side by side…`;
-    try {
-      const view = await sideBySide(pair.a.submission, pair.b.submission, signal);
-      viewer.replaceChildren(view);
-      state.textContent = `${pair.a.user} and ${pair.b.user} are shown side by side below the table.`;
-      view.focus();
-    } catch (error) {
-      if (error.name !== "AbortError") state.textContent = `Not shown: ${error.message}`;
-    }
-  }
+  const open = (pair) => openPair(pair, viewer, state, signal);
 
   async function load(value) {
     const query = new URLSearchParams(courseScope());

@@ -36,3 +36,17 @@ export async function sideBySide(a, b, signal) {
       codeColumn("A", pair.a, matchedLines(pair.matches, "a_lines", countA), "sbs-a"),
       codeColumn("B", pair.b, matchedLines(pair.matches, "b_lines", countB), "sbs-b")));
 }
+
+// Opens a pair of a similarity report into ``viewer``, saying so in ``state`` (a status region),
+// and moves the focus to it; ``where`` names the problem where a report spans several.
+export async function openPair(pair, viewer, state, signal, where = "") {
+  state.textContent = `Opening ${pair.a.user} and ${pair.b.user}${where} side by side…`;
+  try {
+    const view = await sideBySide(pair.a.submission, pair.b.submission, signal);
+    viewer.replaceChildren(view);
+    state.textContent = `${pair.a.user} and ${pair.b.user} are shown side by side below the table.`;
+    view.focus();
+  } catch (error) {
+    if (error.name !== "AbortError") state.textContent = `Not shown: ${error.message}`;
+  }
+}
