@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
 import os
 import socket
 import ssl
@@ -36,9 +37,13 @@ from docker.types import LogConfig, Ulimit
 
 from sandbox.attach_stream import ENGINE_ERRORS, AttachStream, attach, close_attachment, waits_quietly
 from sandbox.conversation import StreamEnded, converse
+from sandbox.inside.protocol import ProtocolError
 from sandbox.interface import MAX_TIME_PER_SUBMISSION, Limits, Payload, SandboxRun, SandboxUnavailable
 from sandbox.janitor import Janitor
+from sandbox.slots import MAX_AGE, parse_ready, slot_options
 from sandbox.warm_pool import MAX_IDLE, WarmPool
+
+log = logging.getLogger(__name__)
 
 LABEL = "metrics-judge.sandbox"
 EXPIRES_LABEL = "metrics-judge.expires"
@@ -63,7 +68,12 @@ WAIT_FOR_WARM = 10.0
 LONGEST_RUN = MAX_TIME_PER_SUBMISSION
 # The options of container_options that are the container's own configuration, passed to
 # create_container itself; every other one is a field of its HostConfig (the limits).
-CONTAINER_CONFIG = frozenset({"user", "labels", "network_disabled", "stdin_open", "detach"})
+CONTAINER_CONFIG = frozenset({"user", "labels", "network_disabled", "stdin_open", "detach",
+                              "command"})
+# How long a slot's ready record may take to come (it is nearly always there already: the
+# template writes it as soon as the jail before has ended and the next one is built).
+READY_WAIT = 5.0
+SLOT_RUNS = 100  # submissions a slot judges before a fresh container replaces it
 
 
 def connect() -> docker.DockerClient:
@@ -166,12 +176,15 @@ def container_limits(limits: Limits) -> Limits:
 
 @dataclass
 class WarmContainer:
-    """A started container whose supervisor waits for its Start message; used once."""
+    """A started container whose supervisor waits for its Start message; used once. A slot
+    (``sandbox.slots``) is used for one submission after another, through one ``stream``."""
 
     id: str
     sock: socket.socket
     handle: Any  # what attach_socket returned: holds the HTTP response behind the socket
     expires: float  # the value of its expires label
+    stream: AttachStream | None = None  # a slot's, kept between its submissions
+    runs: int = 0  # submissions a slot has judged
 
     def close(self) -> None:
         """Close this process's end of the attach socket; with nobody attached, the container's
@@ -190,15 +203,26 @@ class DockerSandbox:
     With ``warm_pool_size`` > 0, containers for ``warm_limits`` (default: the default limits,
     which every shipped problem uses) are made ahead of time by a pool of this process's own;
     a payload with other container-level limits takes the cold path.
+
+    ``mode="slot"``: each container is a slot (``sandbox.slots``) that judges up to ``slot_runs``
+    submissions in turn, each in a fresh jail; the process holds one slot per container-level
+    limits between runs, and the pool keeps fresh ones ready to replace it. A host that cannot
+    build a jail turns the sandbox to ``container`` mode for good, with one log line.
     """
 
     def __init__(self, image: str, client: docker.DockerClient | None = None,
                  runtime: str = "runc", warm_pool_size: int = 0,
                  warm_limits: Iterable[Limits] = (Limits(),),
                  max_idle: float = MAX_IDLE, sweep_every: float = SWEEP_EVERY,
-                 abandoned_after: float = ABANDONED_AFTER) -> None:
+                 abandoned_after: float = ABANDONED_AFTER, mode: str = "container",
+                 slot_runs: int = SLOT_RUNS) -> None:
         self.image = image
         self.runtime = runtime
+        self.mode = mode
+        self.slot_runs = slot_runs
+        self.slot_runs_served = 0  # runs judged in a slot that had judged one before: figures
+        self._held: dict[Limits, WarmContainer] = {}  # the slot each limits' next run takes
+        self._held_pid = os.getpid()
         self._client = client
         self.recent: deque[str] = deque(maxlen=64)  # ids of the latest containers, for audits
         # Removes for sure what this process made, and sweeps what crashed workers left.
@@ -232,9 +256,12 @@ class DockerSandbox:
             self.pool.prime(container_limits(limits or Limits()))
 
     def close(self) -> None:
-        """Remove every idle warm container and stop refilling (the worker is shutting down)."""
+        """Remove every idle warm container and held slot, and stop refilling (the worker is
+        shutting down)."""
         if self.pool is not None:
             self.pool.close()
+        for slot in self._take_held().values():
+            self._discard_warm(slot)
         self.janitor.close()
 
     def run(self, payload: Payload) -> SandboxRun:
@@ -244,6 +271,8 @@ class DockerSandbox:
             return self._run(payload)
 
     def _run(self, payload: Payload) -> SandboxRun:
+        if self.mode == "slot":
+            return self._run_in_slot(payload)
         warm = self._take_warm(payload.limits)
         if warm is None:
             return self._run_in(payload, None)
@@ -293,6 +322,104 @@ class DockerSandbox:
                 close_attachment(sock, raw)
                 self._remove(container.id)
 
+    def _run_in_slot(self, payload: Payload, cold: bool = False) -> SandboxRun:
+        """One submission in a slot's next jail: the held slot, else a fresh one from the pool,
+        else (or ``cold``) one made now. A slot that finished its run cleanly is held for the
+        next one."""
+        started = time.monotonic()
+        key = container_limits(payload.limits)
+        slot = None if cold else (self._held_slot(key, payload.limits)
+                                  or self._take_warm(payload.limits))
+        if slot is None:
+            slot = self._cold_slot(payload.limits)
+            if slot is None:  # this host cannot build jails: the mode is container from now on
+                return self._run(payload)
+        assert slot.stream is not None
+        stream = slot.stream
+        stream.received = False
+        container = self.client.containers.prepare_model({"Id": slot.id})
+        self.recent.append(slot.id)
+        self.slot_runs_served += slot.runs > 0
+        finished = False
+        try:
+            try:
+                run = converse(stream, payload, started)
+            except StreamEnded as exc:
+                if not stream.received and not cold:  # it died idle: this run never started
+                    return self._run_in_slot(payload, cold=True)
+                raise SandboxUnavailable(_why_it_ended(container, exc, stream)) from exc
+            run.container = slot.id
+            finished = run.finished
+            return run
+        except ENGINE_ERRORS as exc:
+            raise SandboxUnavailable(f"the sandbox container failed: {exc}") from exc
+        finally:
+            slot.runs += 1
+            if finished and slot.runs < self.slot_runs:
+                self._held[key] = slot
+            elif not (finished and self.pool is not None and self.pool.defer(
+                    functools.partial(self._remove_later, slot.id, slot.sock, slot.handle))):
+                self._discard_warm(slot)
+
+    def _take_held(self) -> dict[Limits, WarmContainer]:
+        """The slots this process holds, handed over; a forked child's are its parent's, and
+        only forgotten (closing a copy of a socket leaves the parent's connection be)."""
+        held, self._held = self._held, {}
+        if self._held_pid != os.getpid():
+            self._held_pid = os.getpid()
+            for slot in held.values():
+                slot.close()
+            return {}
+        return held
+
+    def _held_slot(self, key: Limits, limits: Limits) -> WarmContainer | None:
+        held = self._take_held()
+        slot = held.pop(key, None)
+        self._held = held
+        if slot is None:
+            return None
+        if self._usable(slot, limits):
+            return slot
+        self._discard_warm(slot)
+        return None
+
+    def _cold_slot(self, limits: Limits) -> WarmContainer | None:
+        """A slot made now, its first jail built; None when this host cannot build one, after
+        which this sandbox makes a container per submission."""
+        slot = self._start_container(self.client, container_limits(limits), slot_expiry())
+        if self._claim_jail(slot):
+            return slot
+        self._discard_warm(slot)
+        if self.mode == "slot":
+            raise SandboxUnavailable("a fresh sandbox slot could not take a submission")
+        return None
+
+    def _claim_jail(self, slot: WarmContainer) -> bool:
+        """Read the slot's ready record: whether its waiting jail may take a Start now. A first
+        jail that could not be built turns this sandbox to container mode."""
+        assert slot.stream is not None
+        try:
+            line = slot.stream.next_line(time.monotonic() + READY_WAIT)
+            ready = parse_ready(line) if line is not None else None
+        except (StreamEnded, ProtocolError, ValueError, KeyError) as exc:
+            log.warning("sandbox slot %s retired: %s", slot.id[:12], exc)
+            return False
+        if ready is None:
+            log.warning("sandbox slot %s retired: no ready record in %g s", slot.id[:12],
+                        READY_WAIT)
+            return False
+        problem = ready.problem
+        if problem is None:
+            return True
+        if ready.jail == 1 and not ready.built and self.mode == "slot":
+            self.mode = "container"
+            tail = slot.stream.stderr.decode("utf-8", "replace").strip()[-300:]
+            log.warning("this host cannot build sandbox jails (%s): judging with a fresh "
+                        "container per submission from now on", tail or problem)
+        else:
+            log.warning("sandbox slot %s retired: %s", slot.id[:12], problem)
+        return False
+
     def _take_warm(self, limits: Limits) -> WarmContainer | None:
         """A live warm container for these limits, now this run's alone; None for the cold path
         (no pool, other limits, none idle, or every idle one found dead and discarded)."""
@@ -308,6 +435,8 @@ class DockerSandbox:
         # Its label must outlast this run as a cold container's would, or the sweep may take it.
         if warm.expires < time.time() + limits.time_per_submission + EXPIRY_MARGIN:
             return False
+        if warm.stream is not None:  # a slot: its ready record says whether it can take a run
+            return self._claim_jail(warm)
         # An open stream with nothing to read is a supervisor waiting for Start: a container
         # that died closes it. One that dies in the moment after is caught in _run. The
         # engine's view is asked only where the socket cannot tell (TLS cannot peek).
@@ -336,9 +465,18 @@ class DockerSandbox:
         """In the pool's thread: create, attach and start a container that waits for Start."""
         client = self._engine_here()
         assert self.pool is not None
+        if self.mode == "slot":
+            return self._start_container(client, key, slot_expiry())
         expires = float(int(time.time() + self.pool.max_idle + LONGEST_RUN + EXPIRY_MARGIN))
+        return self._start_container(client, key, expires)
+
+    def _start_container(self, client: docker.DockerClient, key: Limits, expires: float
+                         ) -> WarmContainer:
+        """Create, attach and start a container (a slot in slot mode) that waits for Start."""
         options = container_options(key, expires, self.runtime)
         options["labels"][WARM_LABEL] = "1"
+        if self.mode == "slot":
+            options = slot_options(options, key, expires - time.time())
         container = self._create(client, options)
         sock: socket.socket | None = None
         raw: Any = None
@@ -349,7 +487,8 @@ class DockerSandbox:
             close_attachment(sock, raw)
             self.janitor.remove(client, container.id)
             raise
-        return WarmContainer(container.id, sock, raw, expires)
+        stream = AttachStream(sock, container) if self.mode == "slot" else None
+        return WarmContainer(container.id, sock, raw, expires, stream)
 
     def _create(self, client: docker.DockerClient, options: dict[str, Any]) -> Any:
         """Create a container under a name of its own. An engine that is stopping may create it
@@ -393,6 +532,12 @@ def _why_it_ended(container: Any, exc: StreamEnded, stream: AttachStream) -> str
     return f"the sandbox stopped answering ({exc}; {facts})" + (f": {tail}" if tail else "")
 
 
+def slot_expiry() -> float:
+    """A new slot's expires label: its longest life, then the longest run and the margin. It
+    is only given a run that ends before the label does (``DockerSandbox._usable``)."""
+    return float(int(time.time() + MAX_AGE + LONGEST_RUN + EXPIRY_MARGIN))
+
+
 def create_container(client: docker.DockerClient, image: str, name: str, options: dict[str, Any]
                      ) -> Any:
     """Create a container from ``container_options`` and return its model, unread: docker-py's
@@ -403,7 +548,10 @@ def create_container(client: docker.DockerClient, image: str, name: str, options
     ``create_container`` the rest; an option neither knows is a TypeError, not dropped."""
     config = {key: value for key, value in options.items() if key in CONTAINER_CONFIG}
     host_config = client.api.create_host_config(
-        **{key: value for key, value in options.items() if key not in CONTAINER_CONFIG})
+        **{key: value for key, value in options.items()
+           if key not in CONTAINER_CONFIG and key != "system_paths"})
+    if options.get("system_paths") == "unconfined":  # as `--security-opt systempaths=unconfined`
+        host_config["MaskedPaths"], host_config["ReadonlyPaths"] = [], []
     created = client.api.create_container(image, name=name, host_config=host_config, **config)
     return client.containers.prepare_model({"Id": created["Id"]})
 

@@ -42,6 +42,7 @@ import json
 import os
 import select
 import signal
+import sys
 import time
 
 from sandbox.inside import cleanup
@@ -49,6 +50,7 @@ from sandbox.inside.protocol import CLAIM_CAP, FRESH, Isolation, Kind, Start, St
 from sandbox.inside.spawner import Child, Spawner
 
 BASE_UID = 20000
+STREAM_CLOSED = 64  # the exit status when the host closed the stream before a Start came
 CGROUP = "/sys/fs/cgroup"
 # Where a count is kept: the cgroup v2 file, then the cgroup v1 one (a controller's folder).
 PIDS_CURRENT = (("pids.current", None), ("pids/pids.current", None))
@@ -70,7 +72,7 @@ def _write_all(fd: int, data: bytes | memoryview) -> None:
         view = view[os.write(fd, view):]
 
 
-def _emit(record: dict[str, object]) -> None:
+def emit(record: dict[str, object]) -> None:
     try:
         _write_all(1, (json.dumps(record) + "\n").encode())
     except BrokenPipeError:
@@ -115,7 +117,7 @@ def _read_body(fd: int, size: int, buffer: bytearray) -> memoryview:
     return view
 
 
-class _Count:
+class Count:
     """A number the container's cgroup keeps, from the first of its places that exists: a file
     holding the number alone (key None), or the line that starts with key. The file is opened
     once and read again from its start for each count (a cgroup file is made afresh on every
@@ -154,8 +156,8 @@ class _Counts:
     Made after the spawners are forked, so that no learner process inherits these files."""
 
     def __init__(self) -> None:
-        self.pids = _Count(PIDS_CURRENT)
-        self.oom_kills = _Count(OOM_KILLS)
+        self.pids = Count(PIDS_CURRENT)
+        self.oom_kills = Count(OOM_KILLS)
         self.baseline = self.pids.read()
 
 
@@ -298,7 +300,7 @@ def _emit_step(kind: Kind, seq: int | None, stop: Stop | None, status: int | Non
     if status is not None:
         exit_code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
         signal_number = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-    _emit({
+    emit({
         "kind": kind.value, "seq": seq, "stop": stop.value if stop else None,
         "exit": exit_code, "signal": signal_number,
         "stdout": stdout[: start.stdout_cap].decode("utf-8", "replace"),
@@ -355,7 +357,7 @@ def _waiting(child: Child | None, spawner: Spawner) -> Child | None:
 def _start_message() -> Start:
     size = _read_header(0)
     if size is None:
-        raise SystemExit(0)
+        raise SystemExit(STREAM_CLOSED)
     buffer = bytearray()
     raw = json.loads(bytes(_read_body(0, size, buffer)))
     return Start(str(raw["code"]), str(raw["function"]), float(raw["time_limit"]),
@@ -460,7 +462,7 @@ def _linger(body: memoryview | None) -> None:
             pass
 
 
-def _serve_shared(start: Start, spawner: Spawner, counts: _Counts) -> None:
+def _serve_shared(start: Start, spawner: Spawner, counts: _Counts, linger: bool) -> None:
     """``Isolation.SHARED``: one learner process loads the module and is called for each test in
     turn; after a test that ended it (or a host's FRESH frame), a fresh one with a uid of its
     own, which loads the module again, takes the remaining tests."""
@@ -477,7 +479,8 @@ def _serve_shared(start: Start, spawner: Spawner, counts: _Counts) -> None:
         if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
             if child is not None:
                 _retire(child, spawner, counts)
-            _linger(body)
+            if linger:
+                _linger(body)
             return
         fresh = size == len(FRESH_FRAME) and body.tobytes() == FRESH_FRAME
         if child is not None:
@@ -513,6 +516,19 @@ def _serve_shared(start: Start, spawner: Spawner, counts: _Counts) -> None:
 
 
 def main() -> None:
+    """PID 1 of a container: the supervisor of its one submission, or (``slot`` and its
+    arguments) a slot's template, which serves each submission in a jail of its own."""
+    if sys.argv[1:2] == ["slot"]:
+        from sandbox.inside import jail
+        jail.main(sys.argv[2:])
+        return
+    serve(linger=True)
+
+
+def serve(linger: bool) -> None:
+    """Serve one submission: its Start message, then its tests. ``linger``: after the host's
+    "no more tests", wait for the host to close the stream (a container's supervisor) rather
+    than end at once (a jail's)."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # the host went away: end quietly
     start = _start_message()
     # PID 1 ignores signals that have no handler, so the lease needs one.
@@ -524,12 +540,12 @@ def main() -> None:
         # runc's kernel, does not shield from a signal it has no handler for.
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         shared = Spawner(start)  # before any test data or learner output exists here
-        _serve_shared(start, shared, _Counts())
+        _serve_shared(start, shared, _Counts(), linger)
         return
-    _serve_per_test(start)
+    _serve_per_test(start, linger)
 
 
-def _serve_per_test(start: Start) -> None:
+def _serve_per_test(start: Start, linger: bool) -> None:
     """``Isolation.PER_TEST``: a fresh learner process and uid for every step."""
     # Both before any test data or learner output exists in this process.
     spawners = (Spawner(start), Spawner(start))
@@ -552,7 +568,8 @@ def _serve_per_test(start: Start) -> None:
         body = _read_body(0, size, buffer) if size is not None else None
         if body is None or (size == 4 and body.tobytes() == b"null"):  # no more tests
             _discard(child, spawner)
-            _linger(body)
+            if linger:
+                _linger(body)
             return
         child = _waiting(child, spawner) or spawner.spawn(Kind.TEST, BASE_UID + 1 + seq)
         if child is None:
