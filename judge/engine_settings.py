@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import InvalidInput
+from sandbox.interface import SANDBOX_MODES
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "JUDGE_"
@@ -48,6 +49,13 @@ def _whole_number(name: str, text: str) -> int:
         raise InvalidInput(f"{name} is {text!r}: it must be a whole number", param=name) from None
 
 
+def _sandbox_mode(name: str, text: str) -> str:
+    if text.lower() in SANDBOX_MODES:
+        return text.lower()
+    raise InvalidInput(f"{name} is {text!r}: it must be one of {', '.join(SANDBOX_MODES)}",
+                       param=name)
+
+
 def _number(name: str, text: str) -> float:
     try:
         return float(text)
@@ -74,6 +82,11 @@ class EngineSettings:
     # container still created, or stopped, this long after it was for one (sandbox.janitor).
     sandbox_sweep_seconds: float = field(default=60.0, metadata=_reads(_number))
     sandbox_abandoned_seconds: float = field(default=60.0, metadata=_reads(_number))
+    # slot: each container judges submission after submission, each in a fresh jail
+    # (sandbox.slots), where the host allows it; container: a fresh container per submission.
+    sandbox_mode: str = field(default="slot", metadata=_reads(_sandbox_mode))
+    # Submissions one slot judges before a fresh container replaces it.
+    slot_runs: int = field(default=100, metadata=_reads(_whole_number))
 
 
 def engine_settings() -> EngineSettings:

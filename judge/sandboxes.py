@@ -28,4 +28,5 @@ def docker_sandbox(progress: Progress = lambda _: None, pooled: bool = False) ->
     return DockerSandbox(tag, client, settings.sandbox_runtime,
                          warm_pool_size=settings.warm_pool_size if pooled else 0,
                          sweep_every=settings.sandbox_sweep_seconds,
-                         abandoned_after=settings.sandbox_abandoned_seconds)
+                         abandoned_after=settings.sandbox_abandoned_seconds,
+                         mode=settings.sandbox_mode, slot_runs=max(1, settings.slot_runs))

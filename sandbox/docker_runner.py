@@ -361,6 +361,11 @@ class DockerSandbox:
                     functools.partial(self._remove_later, slot.id, slot.sock, slot.handle))):
                 self._discard_warm(slot)
 
+    def held_slots(self) -> set[str]:
+        """The ids of the slots this process holds for its next runs (each finished its last
+        run cleanly)."""
+        return {slot.id for slot in self._held.values()} if self._held_pid == os.getpid() else set()
+
     def _take_held(self) -> dict[Limits, WarmContainer]:
         """The slots this process holds, handed over; a forked child's are its parent's, and
         only forgotten (closing a copy of a socket leaves the parent's connection be)."""

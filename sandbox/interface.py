@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_TIME_PER_SUBMISSION",
     "DEFAULT_TIME_PER_TEST",
     "MAX_TIME_PER_SUBMISSION",
+    "SANDBOX_MODES",
     "CallResult",
     "Isolation",
     "Limits",
@@ -44,6 +45,9 @@ DEFAULT_TIME_PER_TEST = 2.0
 DEFAULT_TIME_PER_SUBMISSION = 60.0
 DEFAULT_MEMORY_MB = 256
 MAX_TIME_PER_SUBMISSION = 600.0
+# How a Docker sandbox runs submissions: each in a fresh jail of a long-lived slot container
+# (sandbox.slots), or each in a fresh container.
+SANDBOX_MODES = ("slot", "container")
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,6 @@ SLOT_PROCESSES = 2
 MEMORY_BOUND = 64 * 1024 * 1024
 # The longest a slot lives, from its creation; the host retires it earlier (``Slot.expires``).
 MAX_AGE = 3600.0
-MODES = ("slot", "container")
 
 
 @cache

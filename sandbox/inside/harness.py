@@ -42,7 +42,6 @@ import json
 import os
 import select
 import signal
-import sys
 import time
 
 from sandbox.inside import cleanup
@@ -515,16 +514,6 @@ def _serve_shared(start: Start, spawner: Spawner, counts: _Counts, linger: bool)
         seq += 1
 
 
-def main() -> None:
-    """PID 1 of a container: the supervisor of its one submission, or (``slot`` and its
-    arguments) a slot's template, which serves each submission in a jail of its own."""
-    if sys.argv[1:2] == ["slot"]:
-        from sandbox.inside import jail
-        jail.main(sys.argv[2:])
-        return
-    serve(linger=True)
-
-
 def serve(linger: bool) -> None:
     """Serve one submission: its Start message, then its tests. ``linger``: after the host's
     "no more tests", wait for the host to close the stream (a container's supervisor) rather
@@ -582,7 +571,3 @@ def _serve_per_test(start: Start, linger: bool) -> None:
         other.request(Kind.TEST, child.uid + 1)
         child = _finish(child, spawner, Kind.TEST, seq, start, counts, other)
         seq += 1
-
-
-if __name__ == "__main__":
-    main()

@@ -40,12 +40,12 @@ class Ready(Frozen):
     compiled it, or when it would not compile there: each process then compiles it itself).
     Compiling parses the source and runs none of it; nothing here comes from a test."""
 
-    __slots__ = ("code", "ipc_filter")
-    ipc_filter: syscall_filter.Filter
+    __slots__ = ("code", "learner_filter")
+    learner_filter: syscall_filter.Filter
     code: types.CodeType | None
 
-    def __init__(self, ipc_filter: syscall_filter.Filter, code: types.CodeType | None = None) -> None:
-        set_fields(self, ipc_filter=ipc_filter, code=code)
+    def __init__(self, learner_filter: syscall_filter.Filter, code: types.CodeType | None = None) -> None:
+        set_fields(self, learner_filter=learner_filter, code=code)
 
 
 # Standard-library modules a spawner may import before forking, when the learner's module imports
@@ -104,7 +104,7 @@ def _drop_privileges(uid: int, start: Start, ready: Ready) -> None:
     if os.geteuid() == 0 or os.getegid() == 0:
         os._exit(71)  # never run learner code with privileges
     try:
-        ready.ipc_filter.install()
+        ready.learner_filter.install()
     except OSError:
         os._exit(72)  # never run learner code with a door to the next test open
     os.chdir("/tmp")

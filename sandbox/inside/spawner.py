@@ -180,7 +180,7 @@ def _serve(sock: _socket.socket, start: Start) -> None:
         if verb == "spawn":
             kind = Kind(rest[0])
             if kind is Kind.TEST and not compiled:
-                ready, compiled = learner.Ready(ready.ipc_filter, _compile(start)), True
+                ready, compiled = learner.Ready(ready.learner_filter, _compile(start)), True
                 gc.freeze()
             _spawn(sock, kind, int(rest[1]), start, ready)
         elif verb == "wipe":

@@ -36,7 +36,10 @@ def test_each_kind_of_value_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JUDGE_SANDBOX_OFFLINE", "Yes")
     monkeypatch.setenv("JUDGE_WARM_POOL_SIZE", " 0 ")
     monkeypatch.setenv("JUDGE_SANDBOX_SWEEP_SECONDS", "2.5")
-    assert engine_settings() == EngineSettings(Path("/srv/problems"), True, "runsc", 0, 2.5, 60.0)
+    monkeypatch.setenv("JUDGE_SANDBOX_MODE", "Container")
+    monkeypatch.setenv("JUDGE_SLOT_RUNS", "7")
+    assert engine_settings() == EngineSettings(Path("/srv/problems"), True, "runsc", 0, 2.5, 60.0,
+                                               "container", 7)
     monkeypatch.setenv("JUDGE_SANDBOX_OFFLINE", "")
     assert engine_settings().sandbox_offline is None
 
@@ -53,6 +56,7 @@ def test_the_env_file_is_read_and_the_environment_wins(monkeypatch: pytest.Monke
     ("JUDGE_WARM_POOL_SIZE", "two", "JUDGE_WARM_POOL_SIZE is 'two': it must be a whole number"),
     ("JUDGE_WARM_POOL_SIZE", "2.5", "JUDGE_WARM_POOL_SIZE is '2.5': it must be a whole number"),
     ("JUDGE_SANDBOX_SWEEP_SECONDS", "soon", "JUDGE_SANDBOX_SWEEP_SECONDS is 'soon': it must be a number"),
+    ("JUDGE_SANDBOX_MODE", "jail", "JUDGE_SANDBOX_MODE is 'jail': it must be one of slot, container"),
     ("JUDGE_SANDBOX_OFFLINE", "maybe",
      "JUDGE_SANDBOX_OFFLINE is 'maybe': it must be true or false (or empty for automatic)"),
 ])
