@@ -576,6 +576,16 @@ class Burst:
     wait_statuses: Counter[int]
 
 
+def machine_cpu_seconds() -> float:
+    """CPU time every process on this machine has used since boot (/proc/stat: all but idle and
+    I/O wait), so that a phase's difference is its cost across the API, the workers, the
+    database, the engine and the sandboxes alike."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        fields = [int(x) for x in stat.readline().split()[1:]]
+    busy = sum(fields[:8]) - fields[3] - fields[4]  # user nice system idle iowait irq softirq steal
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
 def burst(service: Service, code: str, submissions: int, learners: int) -> Burst:
     """learners post submissions (their share each, at once); WAITERS clients long-poll them."""
     tokens = service.tokens[1:1 + learners]
@@ -684,6 +694,7 @@ def main() -> None:
     cores = os.cpu_count()
     print(f"\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()} with {cores} cores, "
           f"{backend.name}, sandbox runtime {os.environ.get('JUDGE_SANDBOX_RUNTIME', 'runc')}, "
+          f"sandbox mode {os.environ.get('JUDGE_SANDBOX_MODE', 'slot')}, "
           f"worker concurrency {options.concurrency}"
           f"{', quick' if options.quick else ''}; load average {load_before:.1f} before, "
           f"{os.getloadavg()[0]:.1f} after (anything else running skews every figure)\n")
@@ -783,11 +794,16 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
                     f"{how}, {len(done)} submissions; medians: {split}")
 
     say(f"burst: {plan.burst} submissions from {learners} learners, {max(WAITERS, plan.burst)} waiting")
+    cpu_before = machine_cpu_seconds()
     result = burst(service, code, plan.burst, learners)
+    burst_cpu = machine_cpu_seconds() - cpu_before
     rate = len(result.done) / result.seconds
     figures.add("burst: verdicts per second", f"{rate:.2f}/s",
                 f"{plan.burst} submissions from {learners} learners, all judged in {result.seconds:.1f} s; "
                 f"POST -> verdict p50 {ms(percentile([d.latency for d in result.done], 0.5))}")
+    figures.add("burst: machine CPU per verdict", f"{ms(burst_cpu / max(1, len(result.done)))}",
+                "every process on this machine (API, workers, database, engine, sandboxes, the "
+                "benchmark's own clients) over the burst, per verdict (/proc/stat)")
     bad = {status: n for status, n in (result.post_statuses + result.wait_statuses).items()
            if not 200 <= status < 300}
     named = {("no answer" if status == NO_ANSWER else status): n for status, n in bad.items()}

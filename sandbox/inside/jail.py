@@ -68,6 +68,12 @@ QUEUE_LIMITS = (("/proc/sys/kernel/msgmni", "0"), ("/proc/sys/kernel/shmmni", "0
                 ("/proc/sys/kernel/sem", "0 0 0 0"), ("/proc/sys/fs/mqueue/queues_max", "0"))
 # Where the container's memory in use is kept: cgroup v2, then v1.
 MEMORY_USED = (("memory.current", None), ("memory/memory.usage_in_bytes", None))
+# The slot's cgroup files count what every jail did (CPU used, the memory high-water mark, how
+# often a limit refused something), and any uid may read them: a channel from one submission to
+# the next. Each jail hides the whole folder under an empty tmpfs; the counters its supervisor
+# reads are bound first into a folder only the jail's root may open.
+PRIVATE = "/mnt"
+PRIVATE_CGROUP = PRIVATE + "/cgroup"
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -145,7 +151,26 @@ def _furnish(tmpfs_options: str) -> None:
             _mount(path, path, None, MS_BIND | MS_REC)
             _mount(None, path, None,
                    MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    _hide_cgroup()
     keep_only(SUPERVISOR_CAPABILITIES)
+
+
+def _hide_cgroup() -> None:
+    """See PRIVATE: the supervisor's counters move to PRIVATE_CGROUP (``harness.CGROUP`` then
+    names it), and /sys/fs/cgroup shows nothing."""
+    _mount("tmpfs", PRIVATE, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64k,mode=0700")
+    for name, _ in (*harness.PIDS_CURRENT, *harness.OOM_KILLS):
+        source = f"{harness.CGROUP}/{name}"
+        if not os.path.exists(source):
+            continue
+        target = f"{PRIVATE_CGROUP}/{name}"
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o400))
+        _mount(source, target, None, MS_BIND)
+    if os.path.isdir(harness.CGROUP):
+        _mount("tmpfs", harness.CGROUP, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+               "size=0")
+    harness.CGROUP = PRIVATE_CGROUP
 
 
 def _jail(mapped_r: int, unshared_w: int, furnished_w: int, tmpfs_options: str) -> None:

@@ -110,6 +110,7 @@ def _probe():
     found.append(f"free inodes {{os.statvfs('/tmp').f_ffree}}")
     found.append(f"free blocks {{os.statvfs('/tmp').f_bfree}}")
     found.append(f"pid {{os.getpid()}}")
+    found.append(f"cgroup files {{len(os.listdir('/sys/fs/cgroup'))}}")
     found.append(f"shm {{_libc.shmget(KEY, 0, 0o666) >= 0}}, msg {{_libc.msgget(KEY, 0o666) >= 0}}")
     found.append(f"mqueue {{_libc.mq_open(b'/left-behind', O_RDWR) >= 0}}")
     found.append(f"rlimit {{resource.getrlimit(resource.RLIMIT_NOFILE)}}")
@@ -165,6 +166,8 @@ def test_a_submission_finds_nothing_the_one_before_left(
     if sandbox.mode == "slot":  # the three ran back to back in one slot container
         assert sandbox.recent[-1] == first
         assert sandbox.recent.count(first) >= 3
+        # The slot's cgroup counts every jail's CPU and memory: no jail sees it.
+        assert "cgroup files 0" in clean
     assert polluted_here[0] == "polluted"
     # Within the polluting submission the probe sees its own files and the moved counter.
     assert "/tmp/left-behind" in polluted_here[1] and polluted_here[1] != clean
