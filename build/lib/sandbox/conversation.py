@@ -1,0 +1,182 @@
+"""The host's side of the protocol: send one step at a time, time it, decide how it ended.
+
+The host measures each test from sending its arguments to receiving its record; a test over its
+limit is a time-out whatever the container says. The first time-out or broken supervisor record
+ends the run: the remaining tests are never sent. A learner's claim that breaks the protocol fails
+its test only: the host asks for a fresh learner process (``FRESH``) and goes on. Nothing here
+knows Docker: a ``Channel`` moves the bytes.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from typing import Protocol
+
+from sandbox.inside.protocol import (
+    FRESH,
+    CallResult,
+    Kind,
+    Outcome,
+    ProtocolError,
+    Start,
+    Step,
+    Stop,
+    frame,
+    parse_claim,
+    parse_step,
+)
+from sandbox.interface import Limits, Payload, SandboxRun, TestInput
+
+STARTUP_GRACE = 5.0  # the container and the interpreter starting, on top of the first step
+REPLY_GRACE = 1.0  # the supervisor's record after the learner's limit ran out
+
+
+class StreamEnded(Exception):
+    """The container's output ended before the record the host was waiting for."""
+
+
+class Channel(Protocol):
+    def send(self, data: bytes) -> None: ...
+
+    def next_line(self, deadline: float) -> bytes | None:
+        """The next line of the supervisor's stdout; None once ``deadline`` (monotonic) passes;
+        StreamEnded when the stream is over; ProtocolError for a line past the cap."""
+        ...
+
+    def killed_for_memory(self) -> bool:
+        """After StreamEnded: whether the container was killed for using too much memory."""
+        ...
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _limit_words(seconds: float) -> str:
+    return f"each test may take {seconds:g} s"
+
+
+def _wall_words(limits: Limits) -> str:
+    return (f"the submission's time ran out: running its tests and checking their values may take "
+            f"{limits.time_per_submission:g} s in all")
+
+
+def decide(step: Step, seconds: float, payload: Payload, test: TestInput | None) -> CallResult:
+    """How a step ended. Raises ProtocolError when the learner's claim breaks the protocol."""
+    limits = payload.limits
+    # Loading the module also waits for the container and the interpreter to start.
+    allowed = limits.time_per_test + (STARTUP_GRACE if step.kind is Kind.IMPORT else 0.0)
+    if step.stop is Stop.TIMEOUT or seconds > allowed or step.signal == signal.SIGXCPU:
+        return CallResult(Outcome.TIMEOUT, stdout=step.stdout, seconds=seconds,
+                          detail=f"stopped after {seconds:.2f} s: {_limit_words(limits.time_per_test)}")
+    if step.stop is Stop.OUTPUT_LIMIT:
+        return CallResult(Outcome.OUTPUT_LIMIT, stdout=step.stdout, seconds=seconds,
+                          detail=f"the call printed more than {limits.stdout_bytes} bytes")
+    if step.stop is Stop.MEMORY:
+        return CallResult(Outcome.MEMORY, stdout=step.stdout, seconds=seconds,
+                          detail=f"the call used more than {limits.memory_mb} MB of memory")
+    if step.stop is Stop.CLAIM_TOO_LARGE:
+        raise ProtocolError("the result is larger than the 4 MiB a result may have")
+    if step.stop is Stop.CLAIM_MALFORMED:
+        raise ProtocolError("the result's frame is broken (its length line, or more than one "
+                            "result for one call)")
+    if step.claim is None:
+        if step.signal == signal.SIGKILL:  # only the kernel's OOM killer sends it unasked
+            return CallResult(Outcome.MEMORY, stdout=step.stdout, seconds=seconds,
+                              detail=f"the process was killed, most likely for using more than "
+                                     f"{limits.memory_mb} MB of memory")
+        if step.signal == signal.SIGXFSZ:
+            return CallResult(Outcome.OUTPUT_LIMIT, stdout=step.stdout, seconds=seconds,
+                              detail=f"a file grew past {limits.file_size_bytes} bytes")
+        how = (f"was killed by {_signal_name(step.signal)}" if step.signal is not None
+               else f"exited with status {step.exit_code}")
+        return CallResult(Outcome.CRASHED, stdout=step.stdout, seconds=seconds,
+                          detail=f"the process {how} before returning")
+    n_args = len(test.args) if test else 0
+    names = frozenset(test.kwargs) if test else frozenset()
+    result = parse_claim(step.claim, step.kind, n_args, names,
+                         test.args if test else None, test.kwargs if test else None)
+    result.stdout, result.seconds = step.stdout, seconds
+    if result.outcome is Outcome.MEMORY:
+        result.detail = f"MemoryError: the call used more than {limits.memory_mb} MB of memory"
+    return result
+
+
+def _await(channel: Channel, payload: Payload, kind: Kind, seq: int | None,
+           test: TestInput | None, sent: float, deadline: float, wall: float
+           ) -> tuple[CallResult, bool, bool]:
+    """(the step's result, whether the run must stop here, whether the learner process must be
+    replaced before the next test: its claim broke the protocol)."""
+    try:
+        line = channel.next_line(deadline)
+    except ProtocolError as exc:
+        return CallResult(Outcome.CRASHED, seconds=round(time.monotonic() - sent, 4),
+                          detail=f"the result could not be accepted: {exc}"), True, False
+    except StreamEnded:
+        # Under gVisor the whole sandbox is what runs out of memory; anything else that ends the
+        # stream early is the judge's failure, not the learner's.
+        if not channel.killed_for_memory():
+            raise
+        return CallResult(Outcome.MEMORY, seconds=round(time.monotonic() - sent, 4), detail=(
+            f"the sandbox ran out of memory ({payload.limits.memory_mb} MB)")), True, False
+    seconds = round(time.monotonic() - sent, 4)
+    if line is None:
+        limit = (_wall_words(payload.limits) if deadline >= wall
+                 else _limit_words(payload.limits.time_per_test))
+        return CallResult(Outcome.TIMEOUT, seconds=seconds, detail=(
+            f"stopped by the host's clock after {seconds:.2f} s: {limit}")), True, False
+    try:
+        step = parse_step(line, kind, seq)
+    except ProtocolError as exc:  # the supervisor's own record: nothing after it is trusted
+        return CallResult(Outcome.CRASHED, seconds=seconds,
+                          detail=f"the result could not be accepted: {exc}"), True, False
+    try:
+        result = decide(step, seconds, payload, test)
+    except ProtocolError as exc:  # the learner's claim: that test fails, a fresh process goes on
+        return CallResult(Outcome.CRASHED, stdout=step.stdout, seconds=seconds,
+                          detail=f"the result could not be accepted: {exc}"), kind is Kind.IMPORT, True
+    return result, result.outcome is Outcome.TIMEOUT, False
+
+
+def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
+    """Drive one container through the protocol; every step's result, as the host decided it."""
+    limits = payload.limits
+    wall = started + limits.time_per_submission
+    start = Start(payload.code, payload.function, limits.time_per_test,
+                  limits.memory_mb * 1024 * 1024, limits.stdout_bytes,
+                  limits.time_per_submission + STARTUP_GRACE, payload.isolation)
+    channel.send(frame(start.as_json()))
+    sent = time.monotonic()
+    loaded, stop, _ = _await(channel, payload, Kind.IMPORT, None, None, sent,
+                          min(wall, sent + limits.time_per_test + STARTUP_GRACE), wall)
+    run = SandboxRun(loaded, [])
+    fresh = False
+    if loaded.outcome is Outcome.RETURNED:
+        for seq, test in enumerate(payload.tests):
+            sent = time.monotonic()
+            if sent >= wall:  # the host's checking of the values so far used up the wall clock
+                run.results.append(CallResult(Outcome.TIMEOUT, seconds=0.0,
+                                              detail=_wall_words(limits)))
+                stop = True
+                break
+            if fresh:
+                channel.send(frame(FRESH))
+            channel.send(test.frame)
+            result, stop, fresh = _await(channel, payload, Kind.TEST, seq, test, sent,
+                                  min(wall, sent + limits.time_per_test + REPLY_GRACE), wall)
+            run.results.append(result)
+            if payload.on_result is not None:
+                payload.on_result(seq, result)
+            if stop:
+                break
+    if not stop:
+        # No more tests: the supervisor ends every learner process, then waits for the host to
+        # close the stream, which the owner may put off until the verdict is stored.
+        channel.send(frame(None))
+        run.finished = True
+    run.seconds = round(time.monotonic() - started, 4)
+    return run

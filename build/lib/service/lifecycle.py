@@ -1,0 +1,251 @@
+"""Every change of a submission's status happens here, and only here.
+
+queued -> running (``claim``) -> done (``finish``), or back to queued (``release`` when the judge
+or its infrastructure failed, ``requeue_lost`` for recovery, ``reset_for_rejudge``). A new row
+starts queued (``service.submissions``). Each change is announced right after its commit
+(``service.notifications``), which wakes the clients that wait for it; the two functions
+whose caller commits leave the announcement to that caller. A verdict whose commit raised although
+the database took it has its announcement (and its webhooks' messages) sent by ``confirm``.
+
+Exactly one worker judges a submission at a time. A worker claims it with a conditional UPDATE
+(queued, or running under an expired lease), renews the lease from a heartbeat thread while it
+judges, and writes the verdict only while the claim is still its own, so a verdict is written
+once. Recovery takes over only an expired lease, never a long run that is still alive.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from datetime import datetime, timedelta
+from types import TracebackType
+
+from sqlalchemy import ColumnElement, and_, insert, or_, select, text, update
+from sqlalchemy.orm import Session
+
+from judge.custom_input import Rejected
+from judge.results import Report, safe_text, stored_tests
+from service import notifications
+from service.db.models import (
+    Submission,
+    SubmissionStatus,
+    TestResultRow,
+    WebhookDelivery,
+    utcnow,
+)
+from service.db.session import new_session
+from service.settings import get_settings
+from service.webhooks import outbox
+
+
+def lazy_commit(session: Session) -> None:
+    """Let this transaction's commit return before PostgreSQL has flushed it to disk.
+
+    Only for a claim and its lease: should the database lose one in a crash, the submission is
+    queued (or its lease expired) again, and the verdict of the worker that held it is refused
+    (``finish`` checks the claim), so recovery judges it once more. A verdict is never lazy."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SET LOCAL synchronous_commit = off"))
+
+
+def _expired(now: datetime) -> ColumnElement[bool]:
+    return or_(Submission.lease_expires_at.is_(None), Submission.lease_expires_at < now)
+
+
+def claim(session: Session, submission_id: int) -> str | None:
+    """Take the submission for judging; the lease token, or None when another worker holds it
+    or it is done. Counts one attempt."""
+    token = uuid.uuid4().hex
+    now = utcnow()
+    lazy_commit(session)
+    claimable = or_(Submission.status == SubmissionStatus.QUEUED,
+                    and_(Submission.status == SubmissionStatus.RUNNING, _expired(now)))
+    result = session.execute(
+        update(Submission).where(Submission.id == submission_id, claimable).values(
+            status=SubmissionStatus.RUNNING, lease_token=token, started_at=now,
+            lease_expires_at=now + timedelta(seconds=get_settings().lease_seconds),
+            attempts=Submission.attempts + 1,
+        ).execution_options(synchronize_session=False))
+    session.commit()
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    notifications.announce(submission_id, SubmissionStatus.RUNNING)
+    return token
+
+
+def _holding(submission_id: int, token: str) -> ColumnElement[bool]:
+    return and_(Submission.id == submission_id, Submission.lease_token == token,
+                Submission.status == SubmissionStatus.RUNNING)
+
+
+def renew(submission_id: int, token: str) -> bool:
+    """Extend the lease; False when the claim was lost (taken over, or finished elsewhere)."""
+    with new_session() as session:
+        lazy_commit(session)
+        result = session.execute(update(Submission).where(_holding(submission_id, token)).values(
+            lease_expires_at=utcnow() + timedelta(seconds=get_settings().lease_seconds)))
+        session.commit()
+        return result.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+
+
+class Heartbeat:
+    """Renews a claim every third of the lease while the block runs."""
+
+    def __init__(self, submission_id: int, token: str) -> None:
+        self.submission_id, self.token = submission_id, token
+        self.stopped = threading.Event()
+        self.lost = False
+        self.thread = threading.Thread(target=self._run, daemon=True, name=f"lease-{submission_id}")
+
+    def _run(self) -> None:
+        while not self.stopped.wait(get_settings().lease_seconds / 3):
+            try:
+                if not renew(self.submission_id, self.token):
+                    self.lost = True
+                    return
+            except Exception:  # the database hiccuped: try again at the next beat
+                continue
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+
+def release(session: Session, submission_id: int, token: str, message: str,
+            refund: bool) -> bool:
+    """Put a claimed submission back in the queue; refund gives the attempt back (the judge's
+    infrastructure failed, not the judging of this submission)."""
+    values: dict[str, object] = {
+        "status": SubmissionStatus.QUEUED, "lease_token": None, "lease_expires_at": None,
+        "enqueued_at": utcnow(), "message": safe_text(message)}
+    if refund:
+        values["attempts"] = Submission.attempts - 1
+    result = session.execute(update(Submission).where(_holding(submission_id, token)).values(values))
+    session.commit()
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        return False
+    notifications.announce(submission_id, SubmissionStatus.QUEUED)
+    return True
+
+
+def finish(session: Session, submission_id: int, token: str | None, report: Report | Rejected) -> bool:
+    """Write the verdict, the per-test rows and the webhook deliveries it calls for in one
+    transaction, only while the claim is ours (token None: unconditionally, for recovery giving
+    up). False when the claim was lost.
+
+    The done row keeps the claim's token: should the commit raise although the database took it
+    (the connection died after COMMIT reached the server), the retry that carries the token finds
+    the row done under it and calls ``confirm``. Nothing reads a token on a done row as a claim
+    (``_holding`` and ``claim`` want a running row; ``reset_for_rejudge`` clears it).
+
+    A try the reference rejected is done with no verdict and no score: nothing was compared."""
+    where = _holding(submission_id, token) if token else (Submission.id == submission_id)
+    verdict = report.verdict.value if isinstance(report, Report) else None
+    score = report.score if isinstance(report, Report) else None
+    # What the webhooks need to know comes back with the update: most verdicts call for none,
+    # and then nothing more is read before the commit.
+    hooks = session.execute(update(Submission).where(where).values(
+        status=SubmissionStatus.DONE, verdict=verdict, score=score,
+        message=safe_text(report.message), finished_at=utcnow(), lease_token=token,
+        lease_expires_at=None).returning(Submission.callback_url, Submission.webhook_batch_id)
+        .execution_options(synchronize_session=False)).first()
+    if hooks is None:  # the claim was lost
+        session.rollback()
+        return False
+    session.query(TestResultRow).filter(TestResultRow.submission_id == submission_id).delete()
+    if report.tests:
+        session.execute(insert(TestResultRow), [  # one statement for every row
+            {"submission_id": submission_id, "position": position, "name": safe_text(test.name),
+             "visibility": test.visibility.value, "status": test.status.value, "data": data}
+            for position, (test, data) in enumerate(zip(report.tests, stored_tests(report.tests),
+                                                        strict=True))])
+    # The webhooks the verdict calls for commit with it, or not at all (service.webhooks).
+    called = hooks.callback_url is not None or hooks.webhook_batch_id is not None
+    deliveries = outbox.on_verdict(session, submission_id) if called else []
+    session.commit()
+    session.expire_all()
+    notifications.announce(submission_id, SubmissionStatus.DONE, verdict)
+    outbox.enqueue(deliveries)
+    return True
+
+
+def confirm(session: Session, submission_id: int, token: str) -> bool:
+    """For the retry of a verdict whose commit raised: when the row is done under ``token`` (the
+    commit landed after all), take over what follows the commit (the announcement, and the
+    messages of the webhook deliveries it wrote) and return True. The token is cleared in the same
+    step, so of two retries only one does it; False when the row is not done under the token
+    (the commit was lost, another claim stored the verdict, or it was confirmed already)."""
+    done = session.execute(update(Submission).where(
+        Submission.id == submission_id, Submission.lease_token == token,
+        Submission.status == SubmissionStatus.DONE).values(lease_token=None)
+        .returning(Submission.verdict, Submission.webhook_batch_id)
+        .execution_options(synchronize_session=False)).first()
+    if done is None:
+        session.rollback()
+        return False
+    deliveries = _unsent_deliveries(session, submission_id, done.webhook_batch_id)
+    session.commit()
+    notifications.announce(submission_id, SubmissionStatus.DONE, done.verdict)
+    outbox.enqueue(deliveries)
+    return True
+
+
+def _unsent_deliveries(session: Session, submission_id: int, batch_id: int | None) -> list[int]:
+    """The deliveries never attempted that the verdict's commit may have written: the
+    submission's own and, when it completed its batch, the batch's (a second message for one
+    already sent is harmless: an attempt claims its row)."""
+    mine = WebhookDelivery.submission_id == submission_id
+    if batch_id is not None:
+        mine = or_(mine, and_(WebhookDelivery.batch_id == batch_id,
+                              WebhookDelivery.event == outbox.WebhookEvent.BATCH_DONE))
+    return list(session.scalars(select(WebhookDelivery.id).where(
+        mine, WebhookDelivery.state == outbox.DeliveryState.PENDING, WebhookDelivery.attempts == 0)
+        .order_by(WebhookDelivery.id)))
+
+
+def stale(session: Session, every_queued: bool = False) -> list[Submission]:
+    """Queued for longer than the re-queue delay (its message may be lost), or every queued one
+    (the broker lost every message), or running under an expired lease (its worker died)."""
+    settings = get_settings()
+    now = utcnow()
+    queued_before = now if every_queued else now - timedelta(seconds=settings.requeue_after_seconds)
+    return list(session.scalars(select(Submission).where(or_(
+        and_(Submission.status == SubmissionStatus.QUEUED, Submission.enqueued_at < queued_before),
+        and_(Submission.status == SubmissionStatus.RUNNING, _expired(now)),
+    ))))
+
+
+def _back_in_queue(submission: Submission) -> None:
+    submission.status = SubmissionStatus.QUEUED
+    submission.lease_token = submission.lease_expires_at = None
+    submission.enqueued_at = utcnow()
+
+
+def requeue_lost(submission: Submission) -> None:
+    """Queue again a submission whose message was lost or whose worker died (its lease lapsed).
+    The caller commits, then announces ``requeued``."""
+    _back_in_queue(submission)
+
+
+def reset_for_rejudge(submission: Submission, version_id: int) -> None:
+    """Forget the verdict and judge again against ``version_id`` with every attempt restored.
+    Dropping the claim means the verdict of a judge still running no longer lands. The caller
+    commits, then announces ``requeued``."""
+    _back_in_queue(submission)
+    submission.version_id = version_id
+    submission.verdict = submission.score = submission.message = None
+    submission.started_at = submission.finished_at = None
+    submission.attempts = 0
+    submission.results.clear()
+
+
+def requeued(submission_ids: list[int]) -> None:
+    """Announce, after the caller's commit, that ``requeue_lost`` or ``reset_for_rejudge`` put
+    these submissions back in the queue."""
+    notifications.announce_all(
+        notifications.Change(submission_id, SubmissionStatus.QUEUED) for submission_id in submission_ids)

@@ -1,0 +1,136 @@
+"""The service's settings: the data folder, the database, the broker, the API's limits, the
+workers and the accounts, read in one place from the environment (prefix JUDGE_) or a .env file.
+The engine's own (where the problems are, how the sandbox runs) are ``judge.engine_settings``'s, read
+from the same variables.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from judge.engine_settings import ENV_FILE, PREFIX, ROOT
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=PREFIX, env_file=ENV_FILE, extra="ignore")
+
+    data_dir: Path = ROOT / "data"
+
+    # Empty means the embedded default under data_dir: SQLite, and (under `judge serve`) a private
+    # redis-server on a Unix socket, or a broker on the file system where none is installed.
+    database_url: str = ""
+    broker_url: str = ""
+    # Prepended to every Redis key and channel the broker uses: lets several judges (or test
+    # runs) share one Redis without taking each other's messages.
+    broker_key_prefix: str = ""
+    db_pool_size: int = 10
+    db_max_overflow: int = 10
+    db_pool_timeout: float = 10.0
+
+    # The level of the workers' and the API server's own logs (DEBUG, INFO, WARNING, ...). Empty:
+    # each command's default, INFO for `judge worker` and `judge api`, WARNING under `judge serve`
+    # (whose terminal a person reads: its URL, each verdict, each error, each restart; `judge serve
+    # --verbose` is INFO). Verdicts are logged whatever the level (service.jobs.VERDICTS).
+    log_level: str = ""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_code_bytes: int = 64 * 1024
+    max_request_bytes: int = 25 * 1024 * 1024  # any request body, problem archives included
+    learner_queue_quota: int = 5  # queued or running submissions per learner
+    max_wait_seconds: float = 30.0  # cap on ?wait= when polling a submission
+    # Waiting requests (?wait= and /events) one user may hold at once, in each API process.
+    max_waits_per_user: int = 50
+    # A submission's event stream (GET .../events) ends after this long even if not done, and
+    # sends a comment this often so that proxies and clients know it is alive.
+    max_stream_seconds: float = 300.0
+    stream_keepalive_seconds: float = 15.0
+    # A queued submission not claimed for this long is sent again (its message may be lost).
+    requeue_after_seconds: float = 60.0
+    lease_seconds: float = 30.0  # a judging worker renews its claim every third of this
+    recovery_interval_seconds: float = 30.0
+    internal_error_retries: int = 2
+    # Off where the API has no Docker socket (compose): the worker's health check covers Docker.
+    ready_needs_docker: bool = True
+    # Workers run this much nicer than the API: it answers people, and the worker's own
+    # orchestration can wait a few milliseconds (sandbox containers keep their own priority).
+    worker_niceness: int = 5
+    # The API's own priority, where the process may raise it (root or CAP_SYS_NICE): under load
+    # the Docker engine, the database and the sandboxes all run at niceness 0, and an API thread
+    # that holds the GIL while the kernel runs them instead stalls every answer (/healthz too).
+    api_niceness: int = -10
+    # Validating authors' drafts (judge.validation) happens in a worker of its own, on the
+    # validation queue, so that it never takes a slot from a learner's judging: this many at
+    # once, each version at most max_validation_seconds of wall clock in all (reference, public
+    # and hidden tests, every wrong solution), and an upload at most max_wrong_solutions of them.
+    validation_concurrency: int = 1
+    max_validation_seconds: float = 300.0
+    max_wrong_solutions: int = 20
+    # Drafts of one owner's problems waiting for (or in) validation: the validation worker's
+    # time is shared by every author, and each draft may take max_validation_seconds of it.
+    author_validation_quota: int = 5
+    heartbeat_interval_seconds: float = 10.0  # each worker writes its heartbeat this often
+    ready_heartbeat_seconds: float = 30.0  # /readyz wants a worker heartbeat at most this old
+
+    # Accounts (service/accounts.py, web_sessions.py). A browser's sign-in lasts this long.
+    session_days: float = 14.0
+    # argon2id parameters (RFC 9106's second recommendation by default); a stored hash made with
+    # other ones is replaced at its user's next sign-in.
+    password_time_cost: int = 3
+    password_memory_kib: int = 64 * 1024
+    password_parallelism: int = 4
+    # Every argon2 run of an API process goes through one pool (service.password_hashing):
+    # this many threads, each with a block of password_memory_kib, and at most this many requests
+    # waiting for one; the next is a 429 `busy` at once. The threads run this much nicer than the
+    # API's own, so that a flood of sign-ins never delays another route's answer. Keep workers +
+    # queue below the database pool (db_pool_size + db_max_overflow): each such request takes a
+    # connection for a few milliseconds before and after its check, and all may do so at once.
+    password_hash_workers: Annotated[int, Field(ge=1, le=64)] = 2
+    password_hash_queue: Annotated[int, Field(ge=0, le=1000)] = 16
+    password_hash_niceness: Annotated[int, Field(ge=0, le=39)] = 10
+
+    # Webhooks (service.webhooks): each submission's callback_url, posted by the webhook
+    # worker. Private, loopback, link-local and other non-public addresses are refused unless
+    # allowed (a receiver on the judge's own host or network, as in the tests); a URL is at
+    # most this long; a user has at most this many deliveries waiting; each attempt may take
+    # webhook_timeout_seconds in all; attempts wait webhook_backoff_seconds (the last repeats),
+    # and a delivery gives up webhook_give_up_hours after it was written.
+    webhook_allow_private: bool = False
+    webhook_max_url_length: Annotated[int, Field(ge=20, le=2048)] = 2048
+    webhook_max_pending_per_user: Annotated[int, Field(ge=1)] = 200  # a full batch and its own
+    webhook_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 5.0
+    webhook_backoff_seconds: tuple[float, ...] = (10, 30, 120, 600, 1800, 3600)
+    webhook_give_up_hours: Annotated[float, Field(gt=0)] = 24.0
+    # The webhook worker looks for deliveries that are due (retries, lost messages) this often.
+    webhook_sweep_seconds: Annotated[float, Field(gt=0)] = 5.0
+    # Attempts in flight at once, at most, for one user and to one host (service.webhooks.
+    # inflight): a receiver that never answers holds that many of the webhook worker's threads,
+    # never all of them; past a bound a delivery waits for a slot, its schedule untouched. The
+    # threads must outnumber both bounds (`judge webhook-worker` refuses to start otherwise);
+    # one waiting on a receiver costs next to nothing, so there are many.
+    webhook_max_in_flight_per_user: Annotated[int, Field(ge=1)] = 2
+    webhook_max_in_flight_per_host: Annotated[int, Field(ge=1)] = 2
+    webhook_concurrency: Annotated[int, Field(ge=2, le=64)] = 16
+    # Where the judge is reached from outside, for the link in a webhook's body (e.g.
+    # https://judge.example.org); empty: the link is the path alone.
+    public_url: str = ""
+
+    def resolved_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.data_dir / 'judge.db'}"
+
+    def resolved_broker_url(self) -> str:
+        return self.broker_url or "filesystem://"
+
+    @property
+    def broker_folder(self) -> Path:
+        return self.data_dir / "broker"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
