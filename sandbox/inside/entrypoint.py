@@ -16,4 +16,9 @@ def main() -> None:
         jail.main(sys.argv[2:])
         return
     from sandbox.inside import harness
-    harness.serve(linger=True)
+    try:
+        harness.serve(linger=True)
+    except SystemExit as exc:
+        if exc.code != harness.STREAM_CLOSED:
+            raise
+        # Nothing was ever sent (a warm container whose holder went away): end quietly.
