@@ -75,9 +75,11 @@ def test_two_engines_drain_one_queue_and_judge_each_submission_once(
     started_at = time.time() - 1
     prefix = private_prefix("scale")
     tap = EngineTap(tmp_path / "main-engine.sock")
-    # No warm pool: each container is then one submission's run, so the containers an engine
-    # made are a ledger of what its worker judged (a submission judged twice would show).
-    common = {"JUDGE_BROKER_KEY_PREFIX": prefix, "JUDGE_WARM_POOL_SIZE": "0"}
+    # A container per submission and no warm pool: each container is then one submission's run,
+    # so the containers an engine made are a ledger of what its worker judged (a submission
+    # judged twice would show). A slot would judge many in one.
+    common = {"JUDGE_BROKER_KEY_PREFIX": prefix, "JUDGE_WARM_POOL_SIZE": "0",
+              "JUDGE_SANDBOX_MODE": "container"}
     main_log, second_log = tmp_path / "main-worker.log", tmp_path / "second-worker.log"
     try:
         processes.append(start_worker(main_log, 2, "deploy-main", DOCKER_HOST=tap.url, **common))
