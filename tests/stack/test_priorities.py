@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from sandbox.docker_runner import DockerSandbox
-from service.celery_app import BACKGROUND_QUEUE, GRADE_TASK, celery, make_celery
+from service.celery_app import BACKGROUND_QUEUE, GRADE_TASK, RECOVER_TASK, celery, make_celery
 from service.cli import worker_command
 from service.db.models import Role, Submission, SubmissionStatus
 from service.db.session import new_session, session_scope
@@ -58,6 +58,11 @@ def _wait_for(what: str, ready: Callable[[], bool], process: subprocess.Popen[by
         time.sleep(0.2)
 
 
+def _recovered(log: Path) -> bool:
+    return any(RECOVER_TASK.encode() + b"[" in line and b"succeeded" in line
+               for line in log.read_bytes().splitlines())
+
+
 def _healthy(base: str) -> bool:
     try:
         return httpx.get(f"{base}/healthz", timeout=5).status_code == 200
@@ -89,6 +94,13 @@ def lane(docker_sandbox: DockerSandbox, tmp_path: Path) -> Iterator[Lane]:
             worker = subprocess.Popen(worker_command(1), env=env, stdout=sink, stderr=subprocess.STDOUT)
         started.append(worker)
         _wait_for("the worker", lambda: b"ready." in worker_log.read_bytes(), worker, worker_log)
+        # A worker sends a recovery when it connects, and on a broker prefix it has never seen
+        # that recovery sends every queued row again, on the submit queue. Were it to run while
+        # the test stores the backlog (rows queued before their messages are sent, as a rejudge
+        # leaves them), the rows stored so far would be queued twice, once ahead of the
+        # learner's submissions: the order seen under load (a background one between the
+        # learner's runs and its submissions). The test starts once it has run.
+        _wait_for("the worker's first recovery", lambda: _recovered(worker_log), worker, worker_log)
         yield Lane(base, prefix, worker_log)
     finally:
         for process in reversed(started):
