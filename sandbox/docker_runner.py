@@ -232,6 +232,10 @@ class DockerSandbox:
         self.warm_runs = 0  # runs served by a warm container, for tests and figures
         self._pool_clients = threading.local()  # each pool thread's own client, and its pid
         self.pool: WarmPool[Limits, WarmContainer] | None = None
+        if mode == "slot":
+            # A slot is replaced only after slot_runs runs or something unexpected: one started
+            # ahead covers that, and every more one is an idle container to remove at shutdown.
+            warm_pool_size = min(warm_pool_size, 1)
         if warm_pool_size > 0:
             self.pool = WarmPool(warm_pool_size, [container_limits(x) for x in warm_limits],
                                  self._make_warm, self._discard_warm, WarmContainer.close,
