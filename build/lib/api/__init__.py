@@ -1,1 +1,0 @@
-"""The REST API (FastAPI): routes per resource under /api/v1, schemas, auth dependencies."""

@@ -1,1 +1,0 @@
-"""Persistence: SQLAlchemy 2.0 models, sessions and Alembic migrations."""
