@@ -79,14 +79,23 @@ class Heartbeats:
                     log.warning("worker heartbeat not written: %s", exc)
                 failing = True
             if self.stopped.wait(get_settings().heartbeat_interval_seconds):
+                self._remove()  # after the last beat: a beat in flight cannot write the row again
                 return
 
     def start(self) -> None:
         self.thread.start()
 
+    def stopping(self) -> None:
+        """The worker begins to stop: it takes no more work, so it stops saying it is there. Only
+        sets an event (this runs in a signal handler); the thread removes the row."""
+        self.stopped.set()
+
     def stop(self) -> None:
         self.stopped.set()
         self.thread.join(timeout=10)
+        self._remove()
+
+    def _remove(self) -> None:
         try:
             remove(self.name)
         except Exception as exc:
@@ -110,6 +119,13 @@ def _stop(**_: Any) -> None:
         _current = None
 
 
+def _stopping(**_: Any) -> None:
+    # A warm shutdown may last while running submissions finish and containers are removed, and
+    # the worker may be killed at the end of its grace: its row goes now, not at the very end.
+    if _current is not None:
+        _current.stopping()
+
+
 def _forked(**_: Any) -> None:
     # A pool process forked after the heartbeat thread opened connections must not share them
     # with its parent: it starts with an empty pool, leaving the parent's connections alone.
@@ -117,5 +133,6 @@ def _forked(**_: Any) -> None:
 
 
 signals.worker_ready.connect(_start)
+signals.worker_shutting_down.connect(_stopping)
 signals.worker_shutdown.connect(_stop)
 signals.worker_process_init.connect(_forked)

@@ -32,12 +32,26 @@ def _state_found():
             start, end = (int(x, 16) for x in fields[0].split("-"))
             if end - start > 64 * 1024 * 1024:
                 continue
-            try:
-                mem.seek(start)
-                if MARKER.search(mem.read(end - start)):
-                    return True
-            except (OSError, ValueError, OverflowError):
-                continue
+            if _search(mem, start, end):
+                return True
+    return False
+
+
+def _search(mem, start, end):
+    # In chunks, each overlapping the last by more than the marker's length: whole mappings read
+    # at once made gVisor, which hands freed memory back to the host lazily, count up to 64 MB
+    # more per read, and on a loaded machine its sandbox ran out of memory before it caught up.
+    chunk, overlap = 1 << 20, 64
+    tail = b""
+    try:
+        mem.seek(start)
+        for at in range(start, end, chunk):
+            data = tail + mem.read(min(chunk, end - at))
+            if MARKER.search(data):
+                return True
+            tail = data[-overlap:]
+    except (OSError, ValueError, OverflowError):
+        pass
     return False
 
 
