@@ -20,7 +20,7 @@ from tests.utils.service import store_submission
 
 require_playwright()
 
-from playwright.sync_api import Locator, Page, Request, expect  # noqa: E402
+from playwright.sync_api import Locator, Page, Request, Response, expect  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.docker]
 
@@ -56,14 +56,21 @@ def _submissions(live_server: str, learner: Account, slug: str) -> list[dict[str
         return list(listed.json()["items"])
 
 
+def _latest_answer(response: Response) -> bool:
+    return "/api/v1/submissions?" in response.url and "limit=1" in response.url
+
+
 def _problem_page(open_page: PageFactory, learner: Account, story_problem: StoryProblem) -> Page:
     page = open_page(token=learner.token)
-    page.goto(f"/problems/{story_problem.slug}")
+    # The page asks for the learner's latest submission as it opens (to show it again): wait for
+    # that answer, so that rows a test writes afterwards are not taken for it. The first load's
+    # answer too: on a loaded machine it came after the reload began and was taken for the
+    # second's, and the second then found the queued rows a test wrote and held the button.
+    with page.expect_response(_latest_answer):
+        page.goto(f"/problems/{story_problem.slug}")
     page.evaluate("([key, code]) => localStorage.setItem(key, code)",
                   [f"judge.draft.{story_problem.slug}", SLOW_SOLUTION])
-    # The page asks for the learner's latest submission as it opens (to show it again): wait for
-    # that answer, so that rows a test writes afterwards are not taken for it.
-    with page.expect_response(lambda r: "/api/v1/submissions?" in r.url and "limit=1" in r.url):
+    with page.expect_response(_latest_answer):
         page.reload()
     expect(page.get_by_role("button", name="Submit", exact=True)).to_be_enabled()
     return page

@@ -380,7 +380,7 @@ def test_sweep_removes_only_expired_leftovers(docker_sandbox: DockerSandbox) -> 
                                      **container_options(Limits(), expires=time.time() + 600))
     try:
         assert sweep_leftovers(client) >= 1
-        ids = {c.id for c in client.containers.list(all=True, filters={"label": LABEL})}
+        ids = {c.id for c in client.containers.list(all=True, sparse=True, filters={"label": LABEL})}
         assert expired.id not in ids and alive.id in ids
     finally:
         alive.remove(force=True)

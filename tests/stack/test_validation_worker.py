@@ -12,6 +12,7 @@ with a budget of a few seconds.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import docker.errors
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -95,8 +97,11 @@ def _validation_containers(sandbox: DockerSandbox) -> int:
     """Running sandbox containers of this session's workers with the validations' CPU weight
     (a learner's have Docker's)."""
     ours = {c["Id"] for c in this_sessions(sandbox.client.api.containers(filters={"label": LABEL}))}
-    containers = [c for c in sandbox.client.containers.list(filters={"label": LABEL}) if c.id in ours]
-    return sum(c.attrs["HostConfig"]["CpuShares"] == VALIDATION_CPU_WEIGHT for c in containers)
+    shares = []
+    for container_id in ours:
+        with contextlib.suppress(docker.errors.NotFound):  # it ended since it was listed
+            shares.append(sandbox.client.api.inspect_container(container_id)["HostConfig"]["CpuShares"])
+    return shares.count(VALIDATION_CPU_WEIGHT)
 
 
 def test_a_learners_run_is_judged_while_two_slow_validations_go_on(

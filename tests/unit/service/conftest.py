@@ -25,10 +25,11 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import threading
 import traceback
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -60,6 +61,15 @@ REQUEST_CAP = 256 * 1024  # JUDGE_MAX_REQUEST_BYTES here: a 413 without building
 @dataclass
 class NetworkGuard:
     attempts: list[str]
+    # Threads that were running before this layer's first test, other than the main one: in a
+    # parallel run they belong to the session's other fixtures (a Docker sandbox's janitor, a
+    # warm slot on its way), started by tests of other layers that ran earlier in the same worker.
+    # (Thread objects, not idents: a thread a test starts may get the ident of one that ended.)
+    others: set[threading.Thread] = field(default_factory=lambda: set(threading.enumerate()) - {
+        threading.main_thread()})
+
+    def allows(self) -> bool:
+        return threading.current_thread() in self.others
 
     def refuse(self, sock: socket.socket, address: Any) -> None:
         self.attempts.append(f"{sock.family.name} {address!r}")
@@ -69,11 +79,16 @@ class NetworkGuard:
 @pytest.fixture(scope="package", autouse=True)
 def network_guard() -> Iterator[NetworkGuard]:
     guard = NetworkGuard([])
+    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
 
     def connect(sock: socket.socket, address: Any) -> None:
+        if guard.allows():
+            return real_connect(sock, address)
         guard.refuse(sock, address)
 
     def connect_ex(sock: socket.socket, address: Any) -> int:
+        if guard.allows():
+            return real_connect_ex(sock, address)
         guard.refuse(sock, address)
         return 1  # not reached
 
