@@ -24,6 +24,10 @@ from judge_client.errors import ClientError
 from sandbox.docker_runner import DockerSandbox
 from tests.utils.service_fixtures import Serve, free_port, start_serve
 
+# On one parallel worker: the module's `judge serve` (about 20 s to start) starts once, not once
+# for each worker its tests were spread over.
+pytestmark = pytest.mark.xdist_group("client-cli")
+
 ROOT = Path(__file__).resolve().parent.parent
 BLEU = ROOT / "problems" / "bleu_1gram"
 

@@ -52,7 +52,7 @@ def browser() -> Iterator[Browser]:
     except ImportError:
         unavailable("the playwright package is not installed (scripts/setup installs the dev dependencies)")
     if not os.access(CHROMIUM, os.X_OK):
-        unavailable(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium chromium-driver; "
+        unavailable(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium-headless-shell; "
                     "or set JUDGE_TEST_CHROMIUM)")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import http.cookiejar
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -118,12 +119,40 @@ def problem_files(slug: str, **replace: str) -> dict[str, str]:
     return files
 
 
+# Ports for the servers tests start, from a block of this process's own below the kernel's
+# ephemeral range (32768 and up here). The kernel's bind to port 0 gave two parallel workers the
+# same port at the same moment: the second `judge serve` could not bind, and its tests talked to
+# the first one's server, which knew none of their tokens. Blocks of parallel workers never
+# overlap, and outgoing connections, which take ephemeral ports, never hold one of these.
+PORT_BLOCK = 1000
+_next_ports: Iterator[int] | None = None
+
+
+def _ports() -> Iterator[int]:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    index = int(worker[2:]) + 1 if worker.startswith("gw") and worker[2:].isdigit() else 0
+    first = 20_000 + (index % 12) * PORT_BLOCK
+    start = random.randrange(PORT_BLOCK)  # two sessions that are not one run's workers seldom meet
+    while True:
+        for offset in range(PORT_BLOCK):
+            yield first + (start + offset) % PORT_BLOCK
+
+
 def free_port() -> int:
+    """A port nothing listens on, not handed out by this process before (until its block wraps)."""
     import socket
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    global _next_ports
+    if _next_ports is None:
+        _next_ports = _ports()
+    for port in _next_ports:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError("not reached")
 
 
 @dataclass(frozen=True)
@@ -224,21 +253,23 @@ def _parent(pid: int) -> int | None:
 
 
 def start_serve(data: Path) -> Serve:
-    """`judge serve` on SQLite and its embedded broker, nothing else; two learners made first."""
+    """`judge serve` on SQLite and its embedded broker, nothing else, with two learners."""
     port = free_port()
     env = {k: v for k, v in child_env().items() if k not in ("JUDGE_DATABASE_URL", "JUDGE_BROKER_URL")}
     env.update(JUDGE_DATA_DIR=str(data), JUDGE_PORT=str(port))
-    judge = [sys.executable, "-m", "service.cli"]
-    learners = [subprocess.run([*judge, "users", "create", name], env=env, check=True, capture_output=True,
-                               text=True).stdout.strip() for name in ("learner", "other")]
     with (data / "serve.log").open("wb") as sink:
-        process = subprocess.Popen([*judge, "serve"], env=env, stdout=sink, stderr=subprocess.STDOUT)
-    serve = Serve(process, data, f"http://127.0.0.1:{port}", (learners[0], learners[1]))
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], env=env, stdout=sink,
+                                   stderr=subprocess.STDOUT)
+    serve = Serve(process, data, f"http://127.0.0.1:{port}", ("", ""))
     try:
         serve.wait_ready()
     except BaseException:
         serve.stop(signal.SIGKILL)
         raise
+    # Written directly once the server has made its database: two `judge users create` runs cost
+    # 1.7 s of CPU for each server (tests/unit/service/test_accounts_cli.py tests that command).
+    learner, other = _create_users(data, ["learner", "other"], Role.LEARNER)
+    serve.learners = (learner, other)
     log = serve.log
     assert "sqlite" in log
     if shutil.which("redis-server"):
@@ -251,13 +282,18 @@ def start_serve(data: Path) -> Serve:
 def make_learners(serve: Serve, count: int, prefix: str, role: Role = Role.LEARNER) -> list[str]:
     """count more learners (or users of another role) in serve's database, written directly (40
     CLI runs would take long)."""
+    return _create_users(serve.data, [f"{prefix}-{n}" for n in range(count)], role)
+
+
+def _create_users(data: Path, names: list[str], role: Role) -> list[str]:
+    """Users written straight into the SQLite database of a `judge serve` on ``data``; their tokens."""
     from sqlalchemy import create_engine
     from sqlalchemy.orm import Session
 
-    engine = create_engine(f"sqlite:///{serve.data / 'judge.db'}", connect_args={"timeout": 30})
+    engine = create_engine(f"sqlite:///{data / 'judge.db'}", connect_args={"timeout": 30})
     try:
         with Session(engine) as session:
-            tokens = [create_user(session, f"{prefix}-{n}", role)[1] for n in range(count)]
+            tokens = [create_user(session, name, role)[1] for name in names]
             session.commit()
     finally:
         engine.dispose()
