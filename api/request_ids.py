@@ -22,6 +22,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import metrics
+from service.log_format import REQUEST_ID
 
 log = logging.getLogger("api")
 CLIENT_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -71,6 +72,15 @@ class RequestIds:
         given = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
         rid = given if CLIENT_ID.match(given) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = rid
+        # For the log lines of this request (JSON lines name it), uvicorn's access line included:
+        # uvicorn writes that one inside the send it gets from here.
+        token = REQUEST_ID.set(rid)
+        try:
+            await self._answer(scope, receive, send, rid)
+        finally:
+            REQUEST_ID.reset(token)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
         started = False
         held: Message | None = None  # a 5xx's start, until its body has the id
         chunks: list[bytes] = []

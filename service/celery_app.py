@@ -25,8 +25,9 @@ from typing import Any
 
 from celery import Celery, bootsteps
 from celery.exceptions import SecurityWarning
-from celery.signals import celeryd_init
+from celery.signals import after_setup_logger, after_setup_task_logger, celeryd_init
 
+from service.log_format import reformat
 from service.settings import Settings, get_settings
 
 GRADE_TASK = "judge.grade_submission"
@@ -64,6 +65,15 @@ def transport_options(settings: Settings) -> dict[str, object]:
 
 
 log = logging.getLogger(__name__)
+
+
+def _json_lines(logger: logging.Logger, **_: Any) -> None:
+    """JSON lines in every worker when the settings ask for them (service.log_format)."""
+    reformat(logger)
+
+
+after_setup_logger.connect(_json_lines)
+after_setup_task_logger.connect(_json_lines)
 
 
 class RecoverOnConnect(bootsteps.StartStopStep):  # type: ignore[misc]  # Celery is untyped

@@ -321,6 +321,25 @@ def serve(
             signal.signal(sig, handler)
 
 
+SERVICE_COMMANDS = {"serve", "api", "worker", "validation-worker", "webhook-worker", "users"}
+
+
+@app.callback()
+def _settings_fit(context: typer.Context) -> None:
+    # Before a service command: a JUDGE_ value that does not fit ends it with one line naming
+    # the variable, not with pydantic's traceback from wherever the settings were first read.
+    # The engine's commands read only the engine's settings (and import nothing of the service).
+    if context.invoked_subcommand not in SERVICE_COMMANDS:
+        return
+    from judge.engine_commands import fail
+    from service.settings import SettingsError, get_settings
+
+    try:
+        get_settings()
+    except SettingsError as exc:
+        raise fail(str(exc)) from exc
+
+
 app.add_typer(users_app, name="users")
 def api(
     host: Annotated[str | None, typer.Option(help="address to listen on")] = None,

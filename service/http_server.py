@@ -173,6 +173,10 @@ def run(host: str, port: int, log_level: str = "INFO") -> None:
     """Serve the API (``api.main:app``, named by string: the service does not import the API).
     ``log_level`` is uvicorn's (INFO logs each request; WARNING only what went wrong)."""
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
+    from service.log_format import uvicorn_log_config
+
+    logging_config = uvicorn_log_config(log_level.upper()) or LOGGING_CONFIG
     uvicorn.run("api.main:app", host=host, port=port, http=StrictH11Protocol, log_level=log_level.lower(),
-                timeout_keep_alive=KEEP_ALIVE)
+                timeout_keep_alive=KEEP_ALIVE, log_config=logging_config)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from judge.engine_settings import ENV_FILE, PREFIX, ROOT
@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     # (whose terminal a person reads: its URL, each verdict, each error, each restart; `judge serve
     # --verbose` is INFO). Verdicts are logged whatever the level (service.jobs.VERDICTS).
     log_level: str = ""
+    # text: lines for people; json: one JSON object a line, with the request id, for a log
+    # collector (service.log_format). `judge serve`'s own lines to its terminal stay text.
+    log_format: Literal["text", "json"] = "text"
 
     host: str = "127.0.0.1"
     port: int = 8000
@@ -131,6 +134,21 @@ class Settings(BaseSettings):
         return self.data_dir / "broker"
 
 
+class SettingsError(ValueError):
+    """A JUDGE_ variable (or a line of the .env file) whose value does not fit; names it."""
+
+
 @lru_cache
 def get_settings() -> Settings:
-    return Settings()
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SettingsError(_describe(exc)) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    """``JUDGE_PORT is 'abc': input should be a valid integer``, for each value that does not fit
+    (worded as the engine's settings are, judge.engine_settings)."""
+    return "; ".join(
+        f"{PREFIX}{'_'.join(map(str, error['loc'])).upper()} is {str(error.get('input'))[:80]!r}: "
+        f"{error['msg'][:1].lower()}{error['msg'][1:]}" for error in exc.errors())
