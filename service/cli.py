@@ -344,6 +344,9 @@ app.add_typer(users_app, name="users")
 def api(
     host: Annotated[str | None, typer.Option(help="address to listen on")] = None,
     port: Annotated[int | None, typer.Option(help="port to listen on")] = None,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="proxies whose X-Forwarded-For/-Proto count: addresses or networks, comma-separated, "
+             "or * (default JUDGE_FORWARDED_ALLOW_IPS, 127.0.0.1)")] = None,
 ) -> None:
     """Serve the API alone, as production's API container does (workers and broker run apart);
     it migrates the database as it starts."""
@@ -351,7 +354,7 @@ def api(
     from service.settings import get_settings
 
     settings = get_settings()
-    http_server.run(host or settings.host, port or settings.port, log_level("INFO"))
+    http_server.run(host or settings.host, port or settings.port, log_level("INFO"), forwarded_allow_ips)
 
 
 app.command()(serve)

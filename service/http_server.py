@@ -169,14 +169,18 @@ class StrictH11Protocol(H11Protocol):
         self.transport.close()
 
 
-def run(host: str, port: int, log_level: str = "INFO") -> None:
+def run(host: str, port: int, log_level: str = "INFO", forwarded_allow_ips: str | None = None) -> None:
     """Serve the API (``api.main:app``, named by string: the service does not import the API).
-    ``log_level`` is uvicorn's (INFO logs each request; WARNING only what went wrong)."""
+    ``log_level`` is uvicorn's (INFO logs each request; WARNING only what went wrong);
+    ``forwarded_allow_ips`` the proxies whose forwarded headers count (default: the setting)."""
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
     from service.log_format import uvicorn_log_config
+    from service.settings import get_settings
 
     logging_config = uvicorn_log_config(log_level.upper()) or LOGGING_CONFIG
+    trusted = forwarded_allow_ips or get_settings().forwarded_allow_ips
     uvicorn.run("api.main:app", host=host, port=port, http=StrictH11Protocol, log_level=log_level.lower(),
-                timeout_keep_alive=KEEP_ALIVE, log_config=logging_config)
+                timeout_keep_alive=KEEP_ALIVE, log_config=logging_config, proxy_headers=True,
+                forwarded_allow_ips=[part.strip() for part in trusted.split(",") if part.strip()])

@@ -120,8 +120,14 @@ class Settings(BaseSettings):
     webhook_max_in_flight_per_host: Annotated[int, Field(ge=1)] = 2
     webhook_concurrency: Annotated[int, Field(ge=2, le=64)] = 16
     # Where the judge is reached from outside, for the link in a webhook's body (e.g.
-    # https://judge.example.org); empty: the link is the path alone.
+    # https://judge.example.org); empty: the link is the path alone. An https address also
+    # makes session cookies Secure whatever scheme a request arrived with.
     public_url: str = ""
+    # The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto the API believes (uvicorn's
+    # forwarded_allow_ips): addresses or networks, comma-separated, or * for any peer. A client's
+    # address (the sign-in limit counts per address) and https (Secure cookies) come from those
+    # headers only on a connection from one of these; from anyone else they are ignored.
+    forwarded_allow_ips: str = "127.0.0.1"
 
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{self.data_dir / 'judge.db'}"

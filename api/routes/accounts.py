@@ -18,6 +18,7 @@ from api.schemas.accounts import Register, SessionOut, SignIn
 from service import accounts, users, web_sessions
 from service.db.models import Role, User, WebSession
 from service.errors import Unauthorized
+from service.settings import get_settings
 
 router = APIRouter(prefix="/auth", tags=["accounts"])
 
@@ -34,7 +35,10 @@ def client_address(request: Request) -> str:
 def _cookie_options(request: Request) -> dict[str, object]:
     # SameSite=Strict: a request started by another site never carries the cookie, which is the
     # first wall against cross-site requests; the CSRF header is the second.
-    return {"path": "/", "httponly": True, "samesite": "strict", "secure": request.url.scheme == "https"}
+    # Secure when the request came over https (directly, or from a trusted proxy that said so),
+    # or when the operator says the judge is reached over https at all.
+    secure = request.url.scheme == "https" or get_settings().public_url.lower().startswith("https://")
+    return {"path": "/", "httponly": True, "samesite": "strict", "secure": secure}
 
 
 def _signed_in(session: SessionDep, request: Request, response: Response, user: User) -> SessionOut:
