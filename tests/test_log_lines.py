@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,8 @@ import httpx
 
 from sandbox.docker_runner import DockerSandbox
 from service.log_format import ACCESS_LOGGER, REQUEST_ID, JsonLines
+from tests.utils.api_server import serving
 from tests.utils.service_env import FIXTURE_PROBLEMS, child_env
-from tests.utils.service_fixtures import free_port
 
 HOSTILE = "\x1b]0;owned\x07\x1b[31mred\nsecond line\r\u202e"  # what a learner's slug or file name may hold
 
@@ -82,44 +81,21 @@ def _json_lines(text: str) -> list[dict[str, Any]]:
     return entries
 
 
-def _stopped(process: subprocess.Popen[str]) -> str:
-    process.send_signal(signal.SIGTERM)
-    try:
-        _, stderr = process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        _, stderr = process.communicate()
-    return stderr
-
-
 def test_judge_api_logs_json_lines_that_carry_each_requests_id(tmp_path: Path) -> None:
-    port = free_port()
-    api = subprocess.Popen([sys.executable, "-m", "service.cli", "api"], env=_env(tmp_path, JUDGE_PORT=str(port)),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert api.poll() is None, api.communicate()[1]
-            try:
-                if httpx.get(f"{base}/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "judge api did not start"
-            time.sleep(0.2)
+    log = tmp_path / "api.log"
+    command = [sys.executable, "-m", "service.cli", "api"]
+    with serving(lambda port: [*command, "--port", str(port)], log, _env(tmp_path)) as base:
         assert httpx.get(f"{base}/healthz", headers={"X-Request-ID": "log-lines-1"}).status_code == 200
         refused = httpx.get(f"{base}/api/v1/problems/%1b%5b31mred")
         assert refused.status_code == 401
-    finally:
-        stderr = _stopped(api)
-    entries = _json_lines(stderr)
+    written = log.read_text()
+    entries = _json_lines(written)
     access = [e for e in entries if e["logger"] == ACCESS_LOGGER]
     mine = [e for e in access if e.get("request_id") == "log-lines-1"]
     assert [(e["method"], e["path"], e["status"]) for e in mine] == [("GET", "/healthz", 200)], access
     other = next(e for e in access if e["status"] == 401)
     assert other["request_id"] == refused.headers["x-request-id"]  # the id the answer named
-    assert "\x1b" not in stderr
+    assert "\x1b" not in written
 
 
 def test_judge_worker_logs_json_lines_that_name_their_task(docker_sandbox: DockerSandbox, tmp_path: Path) -> None:
