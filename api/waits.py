@@ -4,7 +4,7 @@ A request that waits (``?wait=``, or the ``/events`` stream) opens a ``Watch`` o
 and sleeps on it. One ``Watcher`` per process feeds every watch:
 
 - **pushed**: a single subscription to the workers' announcements
-  (``service.notifications``: Redis pub/sub) hands each change to the watches of its
+  (``service.announcements``: Redis pub/sub) hands each change to the watches of its
   submission the moment the worker has committed it;
 - **polled**: while that subscription is down (Redis restarting, or not there at all on the
   file-system broker), one query per tick (``TICK``) from the thread pool reads the status of
@@ -33,11 +33,11 @@ import anyio
 import anyio.to_thread
 from sqlalchemy import select
 
-from service import notifications
+from service import announcements
 from service.db.models import Submission
 from service.db.session import new_session
 from service.errors import QuotaExceeded
-from service.notifications import Change, Feed
+from service.announcements import Change, Feed
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class Watch:
 
 
 class Watcher:
-    def __init__(self, open_feed: Callable[[], Feed | None] = notifications.open_feed) -> None:
+    def __init__(self, open_feed: Callable[[], Feed | None] = announcements.open_feed) -> None:
         self.open_feed = open_feed
         self.watches: dict[int, set[Watch]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -179,7 +179,7 @@ class Watcher:
                     log.warning("subscribed again to status announcements")
                     lost_logged = False
                 while True:
-                    change = notifications.decode(await feed.next_message())
+                    change = announcements.decode(await feed.next_message())
                     if change is not None:
                         self.pushed += 1
                         self._hand_out(change)

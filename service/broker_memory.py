@@ -23,7 +23,7 @@ from typing import Protocol
 import redis
 
 from service.db.models import utcnow
-from service.notifications import redis_url
+from service.announcements import redis_url
 from service.settings import get_settings
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 queued -> running (``claim``) -> done (``finish``), or back to queued (``release`` when the judge
 or its infrastructure failed, ``requeue_lost`` for recovery, ``reset_for_rejudge``). A new row
 starts queued (``service.submissions``). Each change is announced right after its commit
-(``service.notifications``), which wakes the clients that wait for it; the two functions
+(``service.announcements``), which wakes the clients that wait for it; the two functions
 whose caller commits leave the announcement to that caller. A verdict whose commit raised although
 the database took it has its announcement (and its webhooks' messages) sent by ``confirm``.
 
@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from judge.custom_input import Rejected
 from judge.results import Report, safe_text, stored_tests
-from service import notifications
+from service import announcements
 from service.db.models import (
     Submission,
     SubmissionStatus,
@@ -69,7 +69,7 @@ def claim(session: Session, submission_id: int) -> str | None:
     session.commit()
     if result.rowcount != 1:  # type: ignore[attr-defined]
         return None
-    notifications.announce(submission_id, SubmissionStatus.RUNNING)
+    announcements.announce(submission_id, SubmissionStatus.RUNNING)
     return token
 
 
@@ -129,7 +129,7 @@ def release(session: Session, submission_id: int, token: str, message: str,
     session.commit()
     if result.rowcount != 1:  # type: ignore[attr-defined]
         return False
-    notifications.announce(submission_id, SubmissionStatus.QUEUED)
+    announcements.announce(submission_id, SubmissionStatus.QUEUED)
     return True
 
 
@@ -169,7 +169,7 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     deliveries = outbox.on_verdict(session, submission_id) if called else []
     session.commit()
     session.expire_all()
-    notifications.announce(submission_id, SubmissionStatus.DONE, verdict)
+    announcements.announce(submission_id, SubmissionStatus.DONE, verdict)
     outbox.enqueue(deliveries)
     return True
 
@@ -190,7 +190,7 @@ def confirm(session: Session, submission_id: int, token: str) -> bool:
         return False
     deliveries = _unsent_deliveries(session, submission_id, done.webhook_batch_id)
     session.commit()
-    notifications.announce(submission_id, SubmissionStatus.DONE, done.verdict)
+    announcements.announce(submission_id, SubmissionStatus.DONE, done.verdict)
     outbox.enqueue(deliveries)
     return True
 
@@ -247,5 +247,5 @@ def reset_for_rejudge(submission: Submission, version_id: int) -> None:
 def requeued(submission_ids: list[int]) -> None:
     """Announce, after the caller's commit, that ``requeue_lost`` or ``reset_for_rejudge`` put
     these submissions back in the queue."""
-    notifications.announce_all(
-        notifications.Change(submission_id, SubmissionStatus.QUEUED) for submission_id in submission_ids)
+    announcements.announce_all(
+        announcements.Change(submission_id, SubmissionStatus.QUEUED) for submission_id in submission_ids)

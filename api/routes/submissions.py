@@ -31,7 +31,7 @@ from judge.results import Verdict
 from service import feedback, submissions
 from service.db.models import Submission, SubmissionStatus, User
 from service.db.session import new_session
-from service.notifications import Change
+from service.announcements import Change
 from service.settings import get_settings
 from service.webhooks.outbox import Callback
 

@@ -31,7 +31,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import make_url
 
 from service.db.models import SubmissionStatus
-from service.notifications import CHANNEL, decode
+from service.announcements import CHANNEL, decode
 from service.settings import get_settings
 from tests.utils.fault_workers import Workers
 from tests.utils.service import REFERENCE, SLOW_REFERENCE, store_submission

@@ -15,7 +15,7 @@ import httpx
 import pytest
 import redis
 
-from service import notifications
+from service import announcements
 from service.private_redis import SOCKET_NAME, socket_folder
 from tests.utils.service import REFERENCE, bearer, wait_done
 from tests.utils.service_fixtures import Serve, alive, make_learners, process_tree, start_serve
@@ -102,7 +102,7 @@ def test_waiting_clients_are_woken_by_the_private_brokers_announcements(serve_pr
         assert wait_done(http, serve_process.learners[0], response.json()["id"])["verdict"] == "accepted"
     broker = redis.Redis(unix_socket_path=str(socket_folder(serve_process.data) / SOCKET_NAME))
     with broker:
-        [(_, subscribers)] = broker.pubsub_numsub(notifications.channel())
+        [(_, subscribers)] = broker.pubsub_numsub(announcements.channel())
     assert subscribers >= 1, serve_process.log
 
 

@@ -19,11 +19,11 @@ from fastapi.testclient import TestClient
 
 import api.routes.submissions as submission_routes
 from api.waits import Watcher, watcher
-from service import notifications
+from service import announcements
 from service.celery_app import RUN_QUEUE, enqueue_submission
 from service.db.models import Submission, SubmissionStatus
 from service.db.session import session_scope
-from service.notifications import Change, RedisFeed
+from service.announcements import Change, RedisFeed
 from service.settings import get_settings
 from tests.utils.service import SLOW_REFERENCE, bearer, store_submission, submit
 from tests.utils.service_fixtures import Service, Tokens
@@ -34,7 +34,7 @@ SAMPLES = 8
 
 @pytest.fixture(autouse=True)
 def redis_broker() -> None:
-    if notifications.redis_url(get_settings().resolved_broker_url()) is None:
+    if announcements.redis_url(get_settings().resolved_broker_url()) is None:
         pytest.skip("the broker is not Redis: there is nothing to push with (the API polls)")
 
 
@@ -79,11 +79,11 @@ class TimedWatcher(Watcher):
 @pytest.fixture
 def proxied(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TimedWatcher, SocketProxy]]:
     """The API's routes on a watcher of their own whose subscription goes through SocketProxy."""
-    url = notifications.redis_url(get_settings().resolved_broker_url())
+    url = announcements.redis_url(get_settings().resolved_broker_url())
     assert url is not None
     parsed = httpx.URL(url)
     proxy = SocketProxy(upstream=(parsed.host or "127.0.0.1", parsed.port or 6379))
-    own = TimedWatcher(lambda: RedisFeed(f"redis://127.0.0.1:{proxy.port}/0", notifications.channel()))
+    own = TimedWatcher(lambda: RedisFeed(f"redis://127.0.0.1:{proxy.port}/0", announcements.channel()))
     monkeypatch.setattr(submission_routes, "watcher", own)
     yield own, proxy
     for task in (own.subscriber, own.poller):

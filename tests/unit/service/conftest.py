@@ -36,7 +36,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import service.tasks as worker_tasks
-from service import broker_memory, notifications
+from service import broker_memory, announcements
 from service.celery_app import celery
 from service.db import session as db_session
 from service.db.models import Role
@@ -238,7 +238,7 @@ def local_bus(fast_settings: Settings) -> Iterator[LocalBus]:
 
     bus = LocalBus()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(notifications, "publisher", lambda: bus)
+        patch.setattr(announcements, "publisher", lambda: bus)
         patch.setattr(watcher, "open_feed", bus.open_feed)
         yield bus
 
@@ -271,7 +271,7 @@ def settings_stay_the_layers(fast_settings: Settings) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def bus_is_up(local_bus: LocalBus, monkeypatch: pytest.MonkeyPatch) -> None:
     local_bus.come_back()
-    monkeypatch.setattr(notifications, "_quiet_until", 0.0)  # no pause left by an earlier failure
+    monkeypatch.setattr(announcements, "_quiet_until", 0.0)  # no pause left by an earlier failure
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,6 @@
 """A TEST DOUBLE of the status announcements' Redis pub/sub, for the unit layer (no network).
 
-``LocalBus`` is both sides at once: ``notifications.publisher()`` returns it, so the worker's
+``LocalBus`` is both sides at once: ``announcements.publisher()`` returns it, so the worker's
 ``announce`` (run eagerly, in a thread of this process) publishes here; and the API's watcher
 opens its feed here, so each published message reaches the waiting requests as it would through
 Redis. ``go_down()`` breaks both sides like a Redis that went away: publishing raises, every open
@@ -14,8 +14,8 @@ import contextlib
 import threading
 from collections.abc import Sequence
 
-from service import notifications
-from service.notifications import Change
+from service import announcements
+from service.announcements import Change
 
 _LOST = object()
 
@@ -58,13 +58,13 @@ class LocalBus:
         self.published: list[tuple[str, Change]] = []  # (channel, change), in order
         self.down = False
 
-    # notifications.Publisher
+    # announcements.Publisher
     def publish(self, channel: str, messages: Sequence[str]) -> None:
         if self.down:
             raise ConnectionError("pub/sub is down (unit test)")
         with self.lock:
             for message in messages:
-                change = notifications.decode(message)
+                change = announcements.decode(message)
                 assert change is not None, message
                 self.published.append((channel, change))
             feeds = list(self.feeds)

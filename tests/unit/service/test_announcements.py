@@ -28,11 +28,11 @@ import api.waits as waits
 from api.routes.web import WEB
 from api.waits import Watcher, watcher
 from judge.results import Report, Verdict
-from service import jobs, lifecycle, notifications
+from service import jobs, lifecycle, announcements
 from service.celery_app import celery
 from service.db.models import Submission, SubmissionStatus, utcnow
 from service.db.session import new_session, session_scope
-from service.notifications import Change
+from service.announcements import Change
 from service.settings import Settings
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import SUBMISSIONS, error, read
@@ -131,32 +131,32 @@ def stream(client: TestClient, token: str, submission_id: int) -> httpx.Response
 
 def test_messages_are_small_json_and_anything_else_is_ignored() -> None:
     change = Change(7, SubmissionStatus.DONE, "accepted")
-    assert json.loads(notifications.encode(change)) == {"id": 7, "status": "done", "verdict": "accepted"}
-    assert notifications.decode(notifications.encode(change)) == change
-    assert notifications.decode(b'{"id": 3, "status": "queued", "verdict": null}') == Change(3, "queued")
+    assert json.loads(announcements.encode(change)) == {"id": 7, "status": "done", "verdict": "accepted"}
+    assert announcements.decode(announcements.encode(change)) == change
+    assert announcements.decode(b'{"id": 3, "status": "queued", "verdict": null}') == Change(3, "queued")
     for bad in (b"", b"\xff", b"[]", b'{"id": true, "status": "done"}', b'{"id": "3", "status": "done"}',
                 b'{"id": 3, "status": "lost"}', b'{"id": 3, "status": "done", "verdict": 1}', b"null"):
-        assert notifications.decode(bad) is None, bad
+        assert announcements.decode(bad) is None, bad
 
 
 def test_the_channel_is_under_the_broker_key_prefix(fast_settings: Settings,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    assert notifications.channel() == "judge:submissions"
+    assert announcements.channel() == "judge:submissions"
     monkeypatch.setattr(fast_settings, "broker_key_prefix", "run-42:")
-    assert notifications.channel() == "run-42:judge:submissions"
+    assert announcements.channel() == "run-42:judge:submissions"
 
 
 def test_redis_urls_and_the_file_system_fallback(fast_settings: Settings,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    assert notifications.redis_url("redis://h:6379/15") == "redis://h:6379/15"
-    assert notifications.redis_url("rediss://:pw@h:6380/0") == "rediss://:pw@h:6380/0"
-    assert notifications.redis_url("redis+socket:///srv/data/redis/redis.sock") == (
+    assert announcements.redis_url("redis://h:6379/15") == "redis://h:6379/15"
+    assert announcements.redis_url("rediss://:pw@h:6380/0") == "rediss://:pw@h:6380/0"
+    assert announcements.redis_url("redis+socket:///srv/data/redis/redis.sock") == (
         "unix:///srv/data/redis/redis.sock")
-    assert notifications.redis_url("redis://a:6379/0;redis://b:6379/0") == "redis://a:6379/0"
-    assert notifications.redis_url("filesystem://") is None
-    assert notifications.redis_url("memory://") is None
+    assert announcements.redis_url("redis://a:6379/0;redis://b:6379/0") == "redis://a:6379/0"
+    assert announcements.redis_url("filesystem://") is None
+    assert announcements.redis_url("memory://") is None
     monkeypatch.setattr(fast_settings, "broker_url", "filesystem://")
-    assert notifications.open_feed() is None  # the API polls; nothing is published
+    assert announcements.open_feed() is None  # the API polls; nothing is published
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_judging_announces_running_then_done_after_each_commit(
 
     def publish_and_look(channel: str, messages: Any) -> None:
         for message in messages:  # what another process would read at this moment
-            change = notifications.decode(message)
+            change = announcements.decode(message)
             assert change is not None
             with new_session() as session:
                 row = session.get(Submission, change.id)
@@ -183,7 +183,7 @@ def test_judging_announces_running_then_done_after_each_commit(
     assert local_bus.changes_of(created["id"]) == [("running", None), ("done", "accepted")]
     assert [c for c in committed if c[0] == created["id"]] == [
         (created["id"], "running", "running"), (created["id"], "done", "done")]
-    assert local_bus.published[-1][0] == notifications.channel()
+    assert local_bus.published[-1][0] == announcements.channel()
 
 
 def test_a_release_is_announced(queued: int, local_bus: LocalBus) -> None:
@@ -237,14 +237,14 @@ def test_a_rejudge_announces_queued_before_the_message_goes(
 def test_publishing_never_fails_the_job(client: TestClient, tokens: Tokens, local_bus: LocalBus,
                                         caplog: pytest.LogCaptureFixture) -> None:
     local_bus.go_down()
-    with caplog.at_level(logging.WARNING, logger="service.notifications"):
+    with caplog.at_level(logging.WARNING, logger="service.announcements"):
         created = submit(client, tokens.learner, REFERENCE)
     done = read(client, tokens.learner, created["id"], wait=5).json()
     assert done["status"] == "done" and done["verdict"] == "accepted"
     assert "could not announce" in caplog.text
     assert local_bus.changes_of(created["id"]) == []
     # After a failure it pauses instead of costing every job a time-out.
-    assert notifications._quiet_until > time.monotonic()
+    assert announcements._quiet_until > time.monotonic()
 
 
 # ---------------------------------------------------------------------------------------------
