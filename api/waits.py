@@ -34,10 +34,10 @@ import anyio.to_thread
 from sqlalchemy import select
 
 from service import announcements
+from service.announcements import Change, Feed
 from service.db.models import Submission
 from service.db.session import new_session
 from service.errors import QuotaExceeded
-from service.announcements import Change, Feed
 
 log = logging.getLogger(__name__)
 

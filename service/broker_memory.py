@@ -22,8 +22,8 @@ from typing import Protocol
 
 import redis
 
-from service.db.models import utcnow
 from service.announcements import redis_url
+from service.db.models import utcnow
 from service.settings import get_settings
 
 log = logging.getLogger(__name__)

@@ -29,9 +29,9 @@ from api.waits import wait_quota, watcher
 from judge.errors import InvalidInput
 from judge.results import Verdict
 from service import feedback, submissions
+from service.announcements import Change
 from service.db.models import Submission, SubmissionStatus, User
 from service.db.session import new_session
-from service.announcements import Change
 from service.settings import get_settings
 from service.webhooks.outbox import Callback
 

@@ -30,8 +30,8 @@ import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import make_url
 
-from service.db.models import SubmissionStatus
 from service.announcements import CHANNEL, decode
+from service.db.models import SubmissionStatus
 from service.settings import get_settings
 from tests.utils.fault_workers import Workers
 from tests.utils.service import REFERENCE, SLOW_REFERENCE, store_submission

@@ -20,10 +20,10 @@ from fastapi.testclient import TestClient
 import api.routes.submissions as submission_routes
 from api.waits import Watcher, watcher
 from service import announcements
+from service.announcements import Change, RedisFeed
 from service.celery_app import RUN_QUEUE, enqueue_submission
 from service.db.models import Submission, SubmissionStatus
 from service.db.session import session_scope
-from service.announcements import Change, RedisFeed
 from service.settings import get_settings
 from tests.utils.service import SLOW_REFERENCE, bearer, store_submission, submit
 from tests.utils.service_fixtures import Service, Tokens

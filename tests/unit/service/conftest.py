@@ -36,7 +36,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import service.tasks as worker_tasks
-from service import broker_memory, announcements
+from service import announcements, broker_memory
 from service.celery_app import celery
 from service.db import session as db_session
 from service.db.models import Role

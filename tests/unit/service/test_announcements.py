@@ -28,11 +28,11 @@ import api.waits as waits
 from api.routes.web import WEB
 from api.waits import Watcher, watcher
 from judge.results import Report, Verdict
-from service import jobs, lifecycle, announcements
+from service import announcements, jobs, lifecycle
+from service.announcements import Change
 from service.celery_app import celery
 from service.db.models import Submission, SubmissionStatus, utcnow
 from service.db.session import new_session, session_scope
-from service.announcements import Change
 from service.settings import Settings
 from tests.unit.service.conftest import EagerQueue
 from tests.unit.service.helpers import SUBMISSIONS, error, read
