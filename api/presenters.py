@@ -11,6 +11,7 @@ from api.rendering import render_markdown
 from api.schemas import (
     HintOut,
     HintsOut,
+    Me,
     ProblemDetail,
     ProblemSummary,
     SubmissionOut,
@@ -31,7 +32,7 @@ from api.schemas.courses import CountsForOut, CourseRef
 from api.schemas.tracks import TrackPlaceOut
 from judge.problems import Problem, TestCase
 from judge.results import HiddenPolicy, Verdict, json_safe, learner_view
-from service import editorials, hints
+from service import editorials, hints, notifications
 from service.access import owns_problem
 from service.assignment_credit import chosen, counting_assignments
 from service.assignments import due_state
@@ -40,12 +41,14 @@ from service.catalog import load_version
 from service.db.models import (
     ProblemRow,
     ProblemVersion,
+    Role,
     Submission,
     SubmissionStatus,
     User,
     VersionStatus,
     utcnow,
 )
+from service.grade_release import held_from
 from service.progress import Progress, progress_by_problem
 from service.sharing import is_shareable
 from service.submissions import Mode, shown_tests
@@ -141,29 +144,44 @@ def counts_for(session: Session, row: ProblemRow, viewer: User) -> list[CountsFo
             for c in counting]
 
 
+def me_out(session: Session, user: User) -> Me:
+    return Me(id=user.id, name=user.name, role=Role(user.role), email=user.email,
+              email_notifications=user.email_notifications,
+              unread_notifications=notifications.unread_count(session, user))
+
+
 def hints_out(shown: hints.Hints) -> HintsOut:
     return HintsOut(total=shown.total, revealed=[
         HintOut(index=h.index, tests=list(h.tests), markdown=h.markdown, html=render_markdown(h.markdown),
                 revealed_at=h.revealed_at) for h in shown.revealed])
 
 
-def submission_summary(submission: Submission, new_comments: int | None = None) -> SubmissionSummary:
-    """``new_comments``: how many comments its learner has not seen, when the viewer is that learner."""
+def submission_summary(submission: Submission, viewer: User,
+                       new_comments: int | None = None) -> SubmissionSummary:
+    """``new_comments``: how many comments its learner has not seen, when the viewer is that
+    learner. Held grades (``service.grade_release``) leave the result out for its learner."""
+    held = held_from(viewer, submission)
     return SubmissionSummary(
         id=submission.id, problem=submission.problem.slug,
         problem_version=submission.version.version, user=submission.user.name,
         mode=Mode(submission.mode), status=SubmissionStatus(submission.status),
-        verdict=None if submission.verdict is None else Verdict(submission.verdict),
-        score=submission.score, assignment=submission.assignment_id, late=submission.late,
-        penalty=submission.penalty, excused=submission.excused,
-        score_override=submission.score_override, new_comments=new_comments,
+        verdict=None if submission.verdict is None or held else Verdict(submission.verdict),
+        score=None if held else submission.score, assignment=submission.assignment_id,
+        late=submission.late, penalty=0.0 if held else submission.penalty, excused=submission.excused,
+        score_override=None if held else submission.score_override,
+        new_comments=0 if held and new_comments is not None else new_comments, held=held,
         created_at=submission.created_at,
         started_at=submission.started_at, finished_at=submission.finished_at,
     )
 
 
 def submission_detail(submission: Submission, viewer: User) -> SubmissionOut:
-    """The problem's owner sees every test; anyone else sees hidden tests as an aggregate."""
+    """The problem's owner sees every test; anyone else sees hidden tests as an aggregate; the
+    learner of a submission whose grades are held sees none (nor its message)."""
+    summary = submission_summary(submission, viewer)
+    if summary.held:
+        return SubmissionOut(**summary.model_dump(), message=None, code=submission.code,
+                             arguments=submission.arguments, tests=[], hidden=None)
     full = owns_problem(viewer, submission.problem)
     session = object_session(submission)
     assert session is not None, "a submission is shown from the session that read it"
@@ -173,6 +191,6 @@ def submission_detail(submission: Submission, viewer: User) -> SubmissionOut:
         policy = HiddenPolicy(load_version(submission.version).hidden_policy)
         view = learner_view(tests, policy)
         tests, hidden = view["tests"], HiddenAggregate.model_validate(view["hidden"])
-    return SubmissionOut(**submission_summary(submission).model_dump(), message=submission.message,
+    return SubmissionOut(**summary.model_dump(), message=submission.message,
                          code=submission.code, arguments=submission.arguments,
                          tests=[TestResultOut.model_validate(t) for t in tests], hidden=hidden)

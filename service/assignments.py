@@ -29,7 +29,8 @@ from service.db.models import (
     ProblemRow,
     User,
 )
-from service.errors import NotFound
+from service.errors import Conflict, NotFound
+from service.grade_release import set_held
 from service.lateness import derive_again
 from service.track_progress import track_problems
 
@@ -54,6 +55,7 @@ class AssignmentInput:
     penalty_percent: float = 0.0  # taken from a late submission's score per started unit
     penalty_unit: PenaltyUnit = PenaltyUnit.DAY
     penalty_floor: float = 0.0  # the percent of its score late work keeps at least
+    grades_held: bool = False  # scores and feedback hidden from learners until released
 
 
 def due_state(assignment: Assignment, now: datetime, due_at: datetime | None = None) -> DueState:
@@ -134,6 +136,7 @@ def create_assignment(session: Session, user: User, course_id: int, data: Assign
     assignment = Assignment(course_id=course.id, title=title, opens_at=data.opens_at,
                             due_at=data.due_at, late_policy=data.late_policy.value)
     _set_rules(assignment, data)
+    assignment.grades_held = data.grades_held
     _place(assignment, rows)
     session.add(assignment)
     session.commit()
@@ -166,6 +169,17 @@ def update_assignment(session: Session, user: User, assignment_id: int, data: As
     _place(assignment, rows)
     session.flush()
     derive_again(session, assignment)
+    set_held(session, assignment, data.grades_held)  # false where it held them: a release
+    session.commit()
+    return assignment
+
+
+def release_grades(session: Session, user: User, assignment_id: int) -> Assignment:
+    """Show the learners the scores and feedback the assignment held back, and tell them; commit."""
+    assignment = find_assignment(session, user, assignment_id, Action.MANAGE)
+    if not assignment.grades_held:
+        raise Conflict(f"assignment {assignment.id} does not hold its grades: there is nothing to release")
+    set_held(session, assignment, False)
     session.commit()
     return assignment
 

@@ -34,6 +34,7 @@ GRADE_TASK = "judge.grade_submission"
 VALIDATE_TASK = "judge.validate_version"
 RECOVER_TASK = "judge.recover_stale"
 DELIVER_TASK = "judge.deliver_webhook"
+MAIL_TASK = "judge.mail_notification"
 
 RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE, RECOVERY_QUEUE = "run", "submit", "background", "recovery"
 VALIDATION_QUEUE = "validation"
@@ -109,7 +110,8 @@ def make_celery(settings: Settings) -> Celery:
         task_default_queue=SUBMIT_QUEUE,
         task_routes={RECOVER_TASK: {"queue": RECOVERY_QUEUE},
                      VALIDATE_TASK: {"queue": VALIDATION_QUEUE},
-                     DELIVER_TASK: {"queue": WEBHOOK_QUEUE}},
+                     DELIVER_TASK: {"queue": WEBHOOK_QUEUE},
+                     MAIL_TASK: {"queue": WEBHOOK_QUEUE}},
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
         beat_schedule={

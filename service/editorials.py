@@ -15,13 +15,15 @@ from service.authoring import current_version
 from service.catalog import load_version
 from service.db.models import ProblemRow, Submission, User
 from service.errors import NotFound, NotSolved
+from service.grade_release import withheld
 from service.submissions import Mode
 
 
 def has_solved(session: Session, user: User, row: ProblemRow) -> bool:
     return bool(session.scalar(select(exists().where(
         Submission.user_id == user.id, Submission.problem_id == row.id,
-        Submission.mode == Mode.SUBMIT.value, Submission.verdict == Verdict.ACCEPTED.value))))
+        Submission.mode == Mode.SUBMIT.value, Submission.verdict == Verdict.ACCEPTED.value,
+        ~withheld()))))  # an accepted verdict still held does not open it
 
 
 def may_read(session: Session, user: User, row: ProblemRow) -> bool:

@@ -21,9 +21,19 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.errors import InvalidInput
+from service import notifications
 from service.access import Action, authorize
-from service.db.models import Comment, ScoreChange, Submission, SubmissionStatus, User, utcnow
+from service.db.models import (
+    Comment,
+    NotificationKind,
+    ScoreChange,
+    Submission,
+    SubmissionStatus,
+    User,
+    utcnow,
+)
 from service.errors import Conflict, Forbidden, NotFound
+from service.grade_release import held_from, withheld
 from service.submissions import find_submission
 
 MAX_COMMENT = 5000  # characters of Markdown
@@ -39,8 +49,17 @@ def _for_feedback(session: Session, user: User, submission_id: int) -> Submissio
 
 
 def comments(session: Session, user: User, submission_id: int) -> list[Comment]:
-    """The submission's comments, oldest first, for whoever may read it."""
-    return list(find_submission(session, user, submission_id).comments)
+    """The submission's comments, oldest first, for whoever may read it (none for its learner
+    while its grades are held)."""
+    submission = find_submission(session, user, submission_id)
+    return [] if held_from(user, submission) else list(submission.comments)
+
+
+def tell_learner(session: Session, submission: Submission, kind: NotificationKind, text: str) -> None:
+    """Notify the submission's learner (not committed): at once, unless its grades are held,
+    when the release tells it all."""
+    if submission.assignment is None or not submission.assignment.grades_held:
+        notifications.notify(session, [submission.user], kind, text, f"/submissions/{submission.id}")
 
 
 def add_comment(session: Session, user: User, submission_id: int, body: str,
@@ -58,6 +77,8 @@ def add_comment(session: Session, user: User, submission_id: int, body: str,
                        "it may hold: delete one first")
     comment = Comment(author_id=user.id, line=line, body=text)
     submission.comments.append(comment)
+    tell_learner(session, submission, NotificationKind.FEEDBACK,
+                 f"New feedback on your submission {submission.id} ({submission.problem.slug})")
     session.commit()
     return comment
 
@@ -77,6 +98,8 @@ def mark_read(session: Session, user: User, submission_id: int) -> int:
     submission = find_submission(session, user, submission_id)
     if submission.user_id != user.id:
         raise Forbidden("only the learner who sent the submission marks its comments read")
+    if held_from(user, submission):
+        return 0  # not shown yet: new once the grades are released
     new = [c for c in submission.comments if c.read_at is None]
     now = utcnow()
     for comment in new:
@@ -93,20 +116,23 @@ def unread_counts(session: Session, user: User, submission_ids: Sequence[int]) -
         select(Comment.submission_id, func.count())
         .join(Submission, Submission.id == Comment.submission_id)
         .where(Comment.submission_id.in_(list(submission_ids)), Submission.user_id == user.id,
-               Comment.read_at.is_(None))
+               Comment.read_at.is_(None), ~withheld())
         .group_by(Comment.submission_id)).all()
     return {submission_id: count for submission_id, count in rows}
 
 
 def score_changes(session: Session, user: User, submission_id: int) -> list[ScoreChange]:
-    """Every hand change of the submission's score, oldest first, for whoever may read it."""
-    return list(find_submission(session, user, submission_id).score_changes)
+    """Every hand change of the submission's score, oldest first, for whoever may read it (none
+    for its learner while its grades are held)."""
+    submission = find_submission(session, user, submission_id)
+    return [] if held_from(user, submission) else list(submission.score_changes)
 
 
 def set_score(session: Session, user: User, submission_id: int, score: float | None,
-              reason: str) -> Submission:
+              reason: str, *, tell: bool = True) -> Submission:
     """Set the score that counts (0 to 1), or None for the judged one again; commit. The same
-    score again changes nothing and adds nothing to the trail."""
+    score again changes nothing and adds nothing to the trail. ``tell``: notify the learner
+    (a regrade's answer tells them itself)."""
     submission = _for_feedback(session, user, submission_id)
     reason = reason.strip()
     if not 1 <= len(reason) <= MAX_REASON:
@@ -126,5 +152,8 @@ def set_score(session: Session, user: User, submission_id: int, score: float | N
     submission.score_changes.append(ScoreChange(changed_by=user.id, previous=previous, score=score,
                                                 reason=reason))
     submission.score_override = score
+    if tell:
+        tell_learner(session, submission, NotificationKind.FEEDBACK,
+                     f"Your score on submission {submission.id} ({submission.problem.slug}) was changed")
     session.commit()
     return submission

@@ -149,7 +149,8 @@ def _aggregates(*where: Any) -> Select[*tuple[Any, ...]]:
         .group_by(Submission.assignment_id, Submission.user_id, Submission.problem_id))
 
 
-AGGREGATES = len(_aggregates().selected_columns) - 3  # the columns after its three keys
+AGGREGATE_NAMES = [column.name for column in _aggregates().selected_columns][3:]  # after its 3 keys
+AGGREGATES = len(AGGREGATE_NAMES)
 
 
 def _cell(slug: str, best: float | None, attempts: int | None, first_accepted: datetime | None,
@@ -228,9 +229,25 @@ def progress(session: Session, user: User, assignments: Iterable[Assignment]) ->
     mine = (Submission.user_id == user.id, Submission.assignment_id.in_([a.id for a in chosen]))
     found = {(a, p): tuple(aggregate) for a, _, p, *aggregate in session.execute(_aggregates(*mine))}
     hand_set = _hand_set(session, *mine)
-    return {a.id: [_cell(link.problem.slug, *found.get((a.id, link.problem_id), (None,) * AGGREGATES),
-                         hand_set=hand_set.get((a.id, user.id, link.problem_id)))
-                   for link in a.problems] for a in chosen}
+    cells = {a.id: [_cell(link.problem.slug, *found.get((a.id, link.problem_id), (None,) * AGGREGATES),
+                          hand_set=hand_set.get((a.id, user.id, link.problem_id)))
+                    for link in a.problems] for a in chosen}
+    for a in chosen:
+        if a.grades_held:  # the learner's own view: what was tried and when, no result yet
+            cells[a.id] = [_held(cell, found.get((a.id, link.problem_id)))
+                           for cell, link in zip(cells[a.id], a.problems, strict=True)]
+    return cells
+
+
+def _held(cell: Cell, aggregate: tuple[Any, ...] | None) -> Cell:
+    """``cell`` as its learner sees it while the assignment holds its grades (service.grade_release):
+    how many tries, whether any was late, and the latest submission to open (the cell's own
+    ``late`` and first accepted submission would tell the verdict)."""
+    def value(name: str) -> Any:
+        return aggregate[AGGREGATE_NAMES.index(name)] if aggregate else None
+
+    return Cell(problem=cell.problem, best_score=None, accepted=False, attempts=cell.attempts,
+                first_accepted_at=None, late=bool(value("any_late")), submission=value("latest_id"))
 
 
 def _utc(moment: datetime | None) -> str:

@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import case, func, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 
 from judge.results import Verdict
 from service.access import HANDED_IN
 from service.db.models import Submission, SubmissionStatus, User
+from service.grade_release import withheld
 
 
 class Status(StrEnum):
@@ -35,9 +36,11 @@ def progress_by_problem(session: Session, user: User, problem_ids: list[int]) ->
     """Progress of ``user`` on each of ``problem_ids`` (one query for the whole list)."""
     if not problem_ids:
         return {}
-    solved = func.max(case((Submission.verdict == Verdict.ACCEPTED.value, 1), else_=0))
+    # A held result (service.grade_release) is tried, not solved, until its grades are released.
+    shown = ~withheld()
+    solved = func.max(case((and_(Submission.verdict == Verdict.ACCEPTED.value, shown), 1), else_=0))
     # A score is there only once judged; a rejudge in progress has none until it is done again.
-    best = func.max(case((Submission.status == SubmissionStatus.DONE, Submission.score)))
+    best = func.max(case((and_(Submission.status == SubmissionStatus.DONE, shown), Submission.score)))
     rows = session.execute(
         select(Submission.problem_id, solved, best)
         .where(Submission.user_id == user.id, Submission.mode == HANDED_IN,

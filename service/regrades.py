@@ -15,8 +15,16 @@ from sqlalchemy.orm import Session
 from judge.errors import InvalidInput
 from service import feedback
 from service.access import Action, authorize
-from service.db.models import RegradeOutcome, RegradeRequest, SubmissionStatus, User, utcnow
+from service.db.models import (
+    NotificationKind,
+    RegradeOutcome,
+    RegradeRequest,
+    SubmissionStatus,
+    User,
+    utcnow,
+)
 from service.errors import Conflict, Forbidden, NotFound
+from service.grade_release import held_from
 from service.submissions import Mode, find_submission
 
 MAX_REASON = 2000  # characters
@@ -25,8 +33,10 @@ MAX_REQUESTS = 5  # per submission, answered ones included
 
 
 def requests(session: Session, user: User, submission_id: int) -> list[RegradeRequest]:
-    """The submission's regrade requests, oldest first, for whoever may read it."""
-    return list(find_submission(session, user, submission_id).regrade_requests)
+    """The submission's regrade requests, oldest first, for whoever may read it (none for its
+    learner while its grades are held)."""
+    submission = find_submission(session, user, submission_id)
+    return [] if held_from(user, submission) else list(submission.regrade_requests)
 
 
 def ask(session: Session, user: User, submission_id: int, reason: str) -> RegradeRequest:
@@ -39,6 +49,9 @@ def ask(session: Session, user: User, submission_id: int, reason: str) -> Regrad
                         "asked of a course's instructors")
     if submission.status != SubmissionStatus.DONE:
         raise Conflict(f"submission {submission.id} is {submission.status}: ask once it is judged")
+    if held_from(user, submission):
+        raise Conflict(f"submission {submission.id}'s grade is held until the course's instructors "
+                       "release the assignment's grades: ask once it is released")
     text = reason.strip()
     if not 1 <= len(text) <= MAX_REASON:
         raise InvalidInput(f"reason: say why, in 1 to {MAX_REASON} characters (not {len(text)})",
@@ -71,8 +84,11 @@ def answer(session: Session, user: User, submission_id: int, request_id: int, te
     if score is not None:
         # The score's own checks and trail; its reason is bounded shorter than an answer.
         feedback.set_score(session, user, submission.id, score,
-                           f"regrade request {request.id}: {words}"[: feedback.MAX_REASON])
+                           f"regrade request {request.id}: {words}"[: feedback.MAX_REASON], tell=False)
     request.outcome = (RegradeOutcome.CHANGED if score is not None else RegradeOutcome.KEPT).value
     request.answer, request.answered_by, request.answered_at = words, user.id, utcnow()
+    feedback.tell_learner(session, submission, NotificationKind.REGRADE_ANSWER,
+                          f"Your regrade request on submission {submission.id} ({submission.problem.slug}) "
+                          f"was answered: score {'changed' if score is not None else 'kept'}")
     session.commit()
     return request

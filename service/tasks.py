@@ -22,10 +22,11 @@ from sqlalchemy.exc import DBAPIError
 from judge.sandboxes import docker_sandbox
 from sandbox.docker_runner import DockerSandbox, engine_answers, wait_for_engine
 from sandbox.interface import Sandbox
-from service import broker_memory, heartbeats, jobs, metrics
+from service import broker_memory, heartbeats, jobs, metrics, notification_mail
 from service.celery_app import (
     DELIVER_TASK,
     GRADE_TASK,
+    MAIL_TASK,
     QUEUES,
     RECOVER_TASK,
     VALIDATE_TASK,
@@ -217,6 +218,13 @@ def recover_stale() -> list[int]:
         log.warning("the broker had lost its messages (restarted or flushed): %d queued "
                     "submission(s) sent again", len(ids))
     return ids
+
+
+@celery.task(name=MAIL_TASK, soft_time_limit=60, time_limit=90)
+def mail_notification(notification_id: int) -> str:
+    # As for a webhook: a failure here loses nothing, the sweep sends the e-mail again.
+    with new_session() as session:
+        return notification_mail.deliver(session, notification_id)
 
 
 @celery.task(name=DELIVER_TASK, soft_time_limit=60, time_limit=90)

@@ -13,10 +13,10 @@ from sqlalchemy.orm import Session
 
 from api import password_work
 from api.deps import CurrentCaller, SessionDep
-from api.schemas import Me
+from api.presenters import me_out
 from api.schemas.accounts import Register, SessionOut, SignIn
 from service import accounts, users, web_sessions
-from service.db.models import Role, User, WebSession
+from service.db.models import User
 from service.errors import Unauthorized
 from service.settings import get_settings
 
@@ -47,11 +47,7 @@ def _signed_in(session: SessionDep, request: Request, response: Response, user: 
     session.commit()
     response.set_cookie(web_sessions.COOKIE, secret, max_age=int(web_sessions.lifetime().total_seconds()),
                         **_cookie_options(request))  # type: ignore[arg-type]
-    return _session_out(user, row)
-
-
-def _session_out(user: User, row: WebSession) -> SessionOut:
-    return SessionOut(user=Me(id=user.id, name=user.name, role=Role(user.role)), csrf_token=row.csrf_token)
+    return SessionOut(user=me_out(session, user), csrf_token=row.csrf_token)
 
 
 # The routes that hash a password are async and run their work on api.password_work's threads,
@@ -102,9 +98,8 @@ def sign_out(session: SessionDep, request: Request) -> Response:
 
 
 @router.get("/session", response_model=SessionOut, responses=UNAUTHORIZED)
-def read_session(caller: CurrentCaller) -> SessionOut:
+def read_session(session: SessionDep, caller: CurrentCaller) -> SessionOut:
     """The signed-in user and the session's CSRF token (the pages ask on load); 401 without a session."""
     if caller.web_session_id is None or caller.csrf_token is None:
         raise Unauthorized("not signed in with a session (an API token has no session)")
-    user = caller.user
-    return SessionOut(user=Me(id=user.id, name=user.name, role=Role(user.role)), csrf_token=caller.csrf_token)
+    return SessionOut(user=me_out(session, caller.user), csrf_token=caller.csrf_token)

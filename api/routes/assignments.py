@@ -48,6 +48,14 @@ def update_assignment(assignment_id: Id, body: AssignmentIn, session: SessionDep
     return assignment_out(assignment, course_role(user, assignment.course), None)
 
 
+@router.post("/{assignment_id}/release-grades", response_model=AssignmentOut)
+def release_grades(assignment_id: Id, session: SessionDep, user: CurrentUser) -> AssignmentOut:
+    """Show the learners the scores and feedback the assignment held back, and notify them
+    (its instructors); 409 when it holds none."""
+    assignment = assignments.release_grades(session, user, assignment_id)
+    return assignment_out(assignment, course_role(user, assignment.course), None)
+
+
 @router.delete("/{assignment_id}", status_code=204)
 def delete_assignment(assignment_id: Id, session: SessionDep, user: CurrentUser) -> Response:
     """Delete an assignment (its submissions stay, counted for none)."""

@@ -63,6 +63,10 @@ def late_rules(assignment: Assignment) -> dict[str, Any]:
             "penalty_unit": PenaltyUnit(assignment.penalty_unit)}
 
 
+def release_state(assignment: Assignment) -> dict[str, Any]:
+    return {"grades_held": assignment.grades_held, "released_at": assignment.released_at}
+
+
 def own_deadline(assignment: Assignment, learner: User) -> tuple[Extension | None, Deadline]:
     """A learner's extension of the assignment, if any, and the deadline that holds for them."""
     mine = next((e for e in assignment.extensions if e.user_id == learner.id), None)
@@ -78,7 +82,7 @@ def brief(assignment: Assignment, learner: User | None = None) -> AssignmentBrie
         state=due_state(assignment, utcnow(), own.due_at if own else None),
         problems=[link.problem.slug for link in assignment.problems],
         your_due_at=own.due_at if own else None, your_late_until=own.late_until if own else None,
-        **late_rules(assignment))
+        **late_rules(assignment), **release_state(assignment))
 
 
 def extension_out(extension: Extension) -> ExtensionOut:
@@ -145,14 +149,16 @@ def assignment_out(assignment: Assignment, role: CourseRole | None, cells: list[
         state=due_state(assignment, utcnow(), mine.due_at if mine else None), problems=problems,
         solved=sum(c.accepted for c in cells) if cells is not None else None,
         extension=extension_out(mine) if mine else None, your_due_at=own.due_at if own else None,
-        your_late_until=own.late_until if own else None, **late_rules(assignment))
+        your_late_until=own.late_until if own else None, **late_rules(assignment),
+        **release_state(assignment))
 
 
 def assignment_input(body: AssignmentIn) -> AssignmentInput:
     return AssignmentInput(title=body.title, opens_at=body.opens_at, due_at=body.due_at,
                            late_policy=body.late_policy, problems=body.problems, track=body.track,
                            late_until=body.late_until, penalty_percent=body.penalty_percent,
-                           penalty_unit=body.penalty_unit, penalty_floor=body.penalty_floor)
+                           penalty_unit=body.penalty_unit, penalty_floor=body.penalty_floor,
+                           grades_held=body.grades_held)
 
 
 @router.post("", status_code=201, response_model=CourseOut)

@@ -19,4 +19,4 @@ router = APIRouter(prefix="/submissions", tags=["courses"])
 def excuse(submission_id: Id, body: ExcuseIn, session: SessionDep, user: CurrentUser) -> SubmissionSummary:
     """Excuse a late submission (it keeps its whole score and is not counted late), or take the
     excuse back; the course's instructors only."""
-    return submission_summary(extensions.excuse(session, user, submission_id, body.excused))
+    return submission_summary(extensions.excuse(session, user, submission_id, body.excused), user)

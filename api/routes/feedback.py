@@ -73,7 +73,7 @@ def mark_comments_read(submission_id: Id, session: SessionDep, user: CurrentUser
 def set_score(submission_id: Id, body: ScoreIn, session: SessionDep, user: CurrentUser) -> SubmissionSummary:
     """Set the score that counts in the gradebook by hand (null: the judged score again), with a
     reason kept in the submission's score trail; the course's instructors only."""
-    return submission_summary(feedback.set_score(session, user, submission_id, body.score, body.reason))
+    return submission_summary(feedback.set_score(session, user, submission_id, body.score, body.reason), user)
 
 
 @router.get("/{submission_id}/score-changes", response_model=list[ScoreChangeOut])

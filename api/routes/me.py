@@ -9,21 +9,33 @@ assignments and invitations with the courses and the users, the caller with the 
 from __future__ import annotations
 
 from enum import Enum
+from typing import Annotated
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from sqlalchemy.orm import Session
 
 from api import password_work
 from api.deps import Caller, CurrentCaller, CurrentUser, SessionDep
+from api.presenters import me_out
 from api.routes.accounts import UNAUTHORIZED, client_address
 from api.routes.courses import assignment_out, course_out
 from api.schemas import Me
-from api.schemas.accounts import PasswordChange, TokenCreate, TokenCreated, TokenOut
-from api.schemas.bounds import Id
+from api.schemas.accounts import (
+    EmailSettings,
+    MarkedRead,
+    MarkRead,
+    NotificationOut,
+    NotificationsOut,
+    PasswordChange,
+    TokenCreate,
+    TokenCreated,
+    TokenOut,
+)
+from api.schemas.bounds import Id, Offset
 from api.schemas.courses import AssignmentOut, CourseOut, CourseRef, MyInvitationOut
 from api.schemas.webhooks import WebhookSecretOut
-from service import accounts, assignments, course_invitations, gradebook, users
-from service.db.models import CourseRole, Role
+from service import accounts, assignments, course_invitations, gradebook, notifications, users
+from service.db.models import CourseRole, NotificationKind
 from service.webhooks import outbox
 
 router = APIRouter(prefix="/me")
@@ -35,9 +47,36 @@ WEBHOOKS: list[str | Enum] = ["submissions"]
 
 
 @router.get("", response_model=Me, tags=USERS)
-def me(user: CurrentUser) -> Me:
-    """Your id, name and role."""
-    return Me(id=user.id, name=user.name, role=Role(user.role))
+def me(session: SessionDep, user: CurrentUser) -> Me:
+    """Your id, name, role, e-mail settings and unread notifications."""
+    return me_out(session, user)
+
+
+@router.put("/email", response_model=Me, tags=USERS)
+def set_email(body: EmailSettings, session: SessionDep, user: CurrentUser) -> Me:
+    """Where your notifications are e-mailed, and whether they are (the pages show them always)."""
+    changed = notifications.set_email(session, users.find_user(session, user.id), body.email,
+                                      body.email_notifications)
+    return me_out(session, changed)
+
+
+@router.get("/notifications", response_model=NotificationsOut, tags=USERS)
+def my_notifications(session: SessionDep, user: CurrentUser,
+                     limit: Annotated[int, Query(ge=0, le=notifications.PAGE)] = notifications.PAGE,
+                     offset: Offset = 0) -> NotificationsOut:
+    """Your notifications, newest first (the newest 200 are kept): feedback on your handed-in
+    work, answers to your regrade requests, and released grades."""
+    box = notifications.inbox(session, user, limit, offset)
+    return NotificationsOut(items=[
+        NotificationOut(id=n.id, kind=NotificationKind(n.kind), text=n.text, link=n.link,
+                        created_at=n.created_at, read=n.read_at is not None) for n in box.items],
+        unread=box.unread, total=box.total, limit=limit, offset=offset)
+
+
+@router.post("/notifications/read", response_model=MarkedRead, tags=USERS)
+def read_notifications(body: MarkRead, session: SessionDep, user: CurrentUser) -> MarkedRead:
+    """Mark your notifications read: those of ``ids``, or all of them."""
+    return MarkedRead(marked=notifications.mark_read(session, user, body.ids))
 
 
 @router.put("/password", status_code=204, responses={

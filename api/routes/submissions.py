@@ -427,7 +427,7 @@ def list_submissions(
 def _summaries(session: Session, user: User, rows: list[Submission]) -> list[SubmissionSummary]:
     """The rows as a listing shows them, each with its count of comments ``user`` has not seen."""
     new = feedback.unread_counts(session, user, [s.id for s in rows])
-    return [submission_summary(s, new.get(s.id, 0)) for s in rows]
+    return [submission_summary(s, user, new.get(s.id, 0)) for s in rows]
 
 
 def _parse_ids(text: str) -> list[int]:

@@ -78,6 +78,10 @@ class SubmissionSummary(BaseModel):
     new_comments: int | None = Field(None, description=(
         "in listings (GET /submissions): the comments on your own submission you have not seen "
         "yet (0 on anyone else's); null elsewhere: GET /submissions/{id}/comments tells"))
+    held: bool = Field(False, description=(
+        "your own submission to an assignment whose instructors hold its grades until they "
+        "release them: judged (status done) but verdict, score, tests, message and feedback "
+        "are left out until then"))
     created_at: UtcTime
     started_at: UtcTime | None
     finished_at: UtcTime | None
@@ -207,6 +211,9 @@ class Me(BaseModel):
     id: int
     name: str
     role: Role
+    email: str | None = Field(None, description="where your notifications are e-mailed (null: nowhere)")
+    email_notifications: bool = Field(True, description="whether they are e-mailed to it")
+    unread_notifications: int = Field(0, description="how many of your notifications are unread")
 
 
 class HintOut(BaseModel):

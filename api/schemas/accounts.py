@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from api.schemas import Me
 from api.schemas.bounds import Label, NewPassword, UserName
 from api.schemas.common import UtcTime
-from service.db.models import Role
+from service.db.models import NotificationKind, Role
 
 
 def _example(**body: str) -> ConfigDict:
@@ -89,3 +89,42 @@ class RoleChange(BaseModel):
     model_config = _example(role="instructor")
 
     role: Role
+
+
+class EmailSettings(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"email": "ada@example.org", "email_notifications": True}]})
+
+    email: str | None = Field(max_length=254, description=(
+        "where your notifications are e-mailed, when the judge's operator configured SMTP; null "
+        "or empty: nowhere"))
+    email_notifications: bool = Field(True, description="false: keep them on the pages only")
+
+
+class NotificationOut(BaseModel):
+    id: int
+    kind: NotificationKind = Field(description=(
+        "feedback (a comment or a score set by hand), regrade_answer, or grades_released"))
+    text: str
+    link: str = Field(description="the page it is about, a path on this judge")
+    created_at: UtcTime
+    read: bool
+
+
+class NotificationsOut(BaseModel):
+    items: list[NotificationOut] = Field(description="newest first")
+    unread: int
+    total: int
+    limit: int
+    offset: int
+
+
+class MarkRead(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"ids": [3, 4]}, {"ids": None}]})
+
+    ids: list[int] | None = Field(None, max_length=200, description=(
+        "your notifications to mark read; null or left out: all of them"))
+
+
+class MarkedRead(BaseModel):
+    marked: int = Field(description="how many of them were unread")

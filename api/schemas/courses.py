@@ -89,6 +89,10 @@ class AssignmentBrief(LateRules):
         "a learner's due time: their extension's, or due_at (null: not a learner of the course)"))
     your_late_until: UtcTime | None = Field(None, description=(
         "a learner's last accepted time (null: none, or not a learner of the course)"))
+    grades_held: bool = Field(False, description=(
+        "scores and feedback are hidden from the learners until an instructor releases them "
+        "(POST /assignments/{id}/release-grades, or this false again)"))
+    released_at: UtcTime | None = Field(None, description="when held grades were last released")
 
 
 class CourseOut(BaseModel):
@@ -133,7 +137,8 @@ class AssignmentIn(LateRules):
     model_config = ConfigDict(json_schema_extra={"examples": [{
         "title": "Week 1", "opens_at": "2026-03-01T09:00:00Z", "due_at": "2026-03-08T23:59:00+01:00",
         "late_policy": "accept", "late_until": "2026-03-11T23:59:00+01:00", "penalty_percent": 10,
-        "penalty_unit": "day", "penalty_floor": 50, "problems": ["bleu", "rouge_l"]}]})
+        "penalty_unit": "day", "penalty_floor": 50, "problems": ["bleu", "rouge_l"],
+        "grades_held": False}]})
 
     title: str = Field(min_length=1, max_length=200)
     opens_at: TimeIn = Field(description="ISO 8601 with an offset, e.g. 2026-03-01T09:00:00Z")
@@ -148,6 +153,9 @@ class AssignmentIn(LateRules):
     track: str | None = Field(None, max_length=64, description=(
         "a track's slug (GET /tracks): its published problems, in the track's order, instead of "
         "problems"))
+    grades_held: bool = Field(False, description=(
+        "hide scores and feedback from the learners until an instructor releases them; false "
+        "where it was true releases them (the learners are notified)"))
 
 
 class ExtensionIn(BaseModel):
@@ -247,6 +255,10 @@ class AssignmentOut(LateRules):
         "a learner's due time: their extension's, or due_at"))
     your_late_until: UtcTime | None = Field(None, description=(
         "a learner's last accepted time (null: none, or not a learner)"))
+    grades_held: bool = Field(False, description=(
+        "scores and feedback are hidden from the learners until an instructor releases them "
+        "(POST /assignments/{id}/release-grades, or this false again)"))
+    released_at: UtcTime | None = Field(None, description="when held grades were last released")
 
 
 class GradebookRow(BaseModel):

@@ -74,22 +74,23 @@ class SubmissionBrief(BaseModel):
     score: float | None
     passed: int | None = Field(description="tests passed, hidden ones included; null until done")
     total: int | None = Field(description="tests run or not, hidden ones included; null until done")
+    held: bool = Field(False, description="judged, but its result held until the grades are released")
 
 
 def brief(submission: SubmissionOut) -> SubmissionBrief:
     """The light view of a submission, counted from what its reader may see in full (hidden
     tests as their aggregate)."""
-    if submission.status != "done":
+    if submission.status != "done" or submission.held:
         return SubmissionBrief(id=submission.id, status=submission.status,
                                verdict=submission.verdict, score=submission.score,
-                               passed=None, total=None)
+                               passed=None, total=None, held=submission.held)
     passed = sum(_field(test, "status") == "passed" for test in submission.tests)
     total = len(submission.tests)
     if submission.hidden is not None:
         passed += int(_field(submission.hidden, "passed") or 0)
         total += int(_field(submission.hidden, "total") or 0)
     return SubmissionBrief(id=submission.id, status=submission.status, verdict=submission.verdict,
-                           score=submission.score, passed=passed, total=total)
+                           score=submission.score, passed=passed, total=total, held=False)
 
 
 def _field(value: object, name: str) -> Any:

@@ -57,6 +57,10 @@ class User(Base):
     # The key that signs this user's webhooks (service.webhooks.signing): kept as it is,
     # since signing needs it; made at first use, replaced on rotation.
     webhook_secret: Mapped[str | None] = mapped_column(String(64), default=None)
+    # Where notifications are e-mailed (service.notification_mail), when the user gave one and
+    # has not opted out; None: notifications stay on the pages.
+    email: Mapped[str | None] = mapped_column(String(254), default=None)
+    email_notifications: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -175,6 +179,10 @@ class Assignment(Base):
     penalty_percent: Mapped[float] = mapped_column(default=0.0)
     penalty_unit: Mapped[str] = mapped_column(String(10), default=PenaltyUnit.DAY)
     penalty_floor: Mapped[float] = mapped_column(default=0.0)
+    # Scores and feedback held back from its learners until an instructor releases them
+    # (service.grade_release); released_at: when they last were.
+    grades_held: Mapped[bool] = mapped_column(default=False)
+    released_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     course: Mapped[Course] = relationship(back_populates="assignments")
     problems: Mapped[list[AssignmentProblem]] = relationship(
@@ -384,6 +392,38 @@ class ScoreChange(Base):
     score: Mapped[float | None]
     reason: Mapped[str] = mapped_column(String(500))
     changer: Mapped[User | None] = relationship()
+
+
+class NotificationKind(StrEnum):
+    FEEDBACK = "feedback"  # an instructor commented on, or set the score of, a submission
+    REGRADE_ANSWER = "regrade_answer"  # an instructor answered a regrade request
+    GRADES_RELEASED = "grades_released"  # an assignment's held grades were released
+
+
+class EmailState(StrEnum):
+    NONE = "none"  # not to be e-mailed: no address, opted out, or no SMTP server configured
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"  # given up after its attempts
+    CAPPED = "capped"  # not sent: the user had been sent the most e-mails an hour allows
+
+
+class Notification(Base):
+    """Something a user is told: shown on the pages until read, and e-mailed where configured."""
+
+    __tablename__ = "notifications"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))  # a NotificationKind
+    text: Mapped[str] = mapped_column(String(300))
+    link: Mapped[str] = mapped_column(String(200))  # a page path: where to look
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    read_at: Mapped[datetime | None] = mapped_column(default=None)
+    email_state: Mapped[str] = mapped_column(String(10), default=EmailState.NONE.value, index=True)
+    email_attempts: Mapped[int] = mapped_column(default=0)
+    # Pending: when its next attempt is due (a lease while one is under way); sent: when it was.
+    email_next_at: Mapped[datetime | None] = mapped_column(default=None)
+    email_error: Mapped[str | None] = mapped_column(String(300), default=None)
 
 
 class TestResultRow(Base):

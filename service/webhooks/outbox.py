@@ -32,6 +32,7 @@ from service.db.models import (
     utcnow,
 )
 from service.errors import QuotaExceeded
+from service.grade_release import held_from
 from service.settings import get_settings
 from service.webhooks import addresses, signing
 
@@ -113,13 +114,16 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def submission_summary(submission: Submission) -> dict[str, Any]:
-    """What a body says of one submission (a GET of ``url`` gives the tests too)."""
+    """What a body says of one submission (a GET of ``url`` gives the tests too). It goes to the
+    sender's own receiver: a result whose grades are held is left out, as on every route."""
     path = f"/api/v1/submissions/{submission.id}"
+    held = held_from(submission.user, submission)
     return {
         "id": submission.id, "problem": submission.problem.slug,
         "problem_version": submission.version.version, "user": submission.user.name,
-        "mode": submission.mode, "status": submission.status, "verdict": submission.verdict,
-        "score": submission.score, "message": cut(submission.message, MESSAGE_CHARS),
+        "mode": submission.mode, "status": submission.status,
+        "verdict": None if held else submission.verdict, "score": None if held else submission.score,
+        "message": None if held else cut(submission.message, MESSAGE_CHARS), "held": held,
         "assignment": submission.assignment_id, "late": submission.late,
         "created_at": _iso(submission.created_at), "started_at": _iso(submission.started_at),
         "finished_at": _iso(submission.finished_at), "url": link(path),

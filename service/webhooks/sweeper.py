@@ -25,6 +25,7 @@ from celery import signals
 from sqlalchemy import ColumnElement, Select, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from service import notification_mail
 from service.db.models import WebhookDelivery, utcnow
 from service.db.session import new_session
 from service.heartbeats import WEBHOOK_NODE
@@ -104,6 +105,7 @@ class Sweeper:
             try:
                 with new_session() as session:
                     enqueue(due(session))
+                    notification_mail.sweep(session)  # the same worker sends notification e-mails
             except Exception as exc:  # the database or the broker hiccuped: the next sweep retries
                 log.warning("webhook sweep failed: %s", exc)
 

@@ -86,7 +86,8 @@ def test_sign_in_sets_a_strict_http_only_cookie_and_answers_the_csrf_token(brows
     response = sign_in(browser, account.name)
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["user"] == {"id": account.id, "name": account.name, "role": "instructor"}
+    assert body["user"] == {"id": account.id, "name": account.name, "role": "instructor", "email": None,
+                            "email_notifications": True, "unread_notifications": 0}
     assert len(body["csrf_token"]) >= 32
     cookie = set_cookie_attributes(response)
     assert "httponly" in cookie and cookie["samesite"].lower() == "strict" and cookie["path"] == "/"
@@ -154,7 +155,8 @@ def test_auth_session_answers_for_a_cookie_only(browser: TestClient, client: Tes
     _, csrf = signed_in(browser, account)
     session = browser.get(f"{API}/auth/session")
     assert session.status_code == 200
-    assert session.json() == {"user": {"id": account.id, "name": account.name, "role": "learner"},
+    assert session.json() == {"user": {"id": account.id, "name": account.name, "role": "learner",
+                                       "email": None, "email_notifications": True, "unread_notifications": 0},
                               "csrf_token": csrf}
     error(client.get(f"{API}/auth/session", headers=bearer(account.token)), 401, "unauthorized")
     error(client.get(f"{API}/auth/session"), 401, "unauthorized")

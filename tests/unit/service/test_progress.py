@@ -20,7 +20,7 @@ PARTLY = ("def lookup(key):\n    return {'a': 'zq-secret-101', 'b': 'zq-secret-1
 def test_me_names_the_caller(client: TestClient, tokens: Tokens, role: str) -> None:
     body = client.get("/api/v1/me", headers=bearer(getattr(tokens, role))).json()
     assert body["name"] == f"test-{role}" and body["role"] == role and isinstance(body["id"], int)
-    assert set(body) == {"id", "name", "role"}
+    assert set(body) == {"id", "name", "role", "email", "email_notifications", "unread_notifications"}
 
 
 def test_me_without_a_valid_token_is_401(client: TestClient) -> None:

@@ -171,7 +171,7 @@ def test_summary_view_has_the_counts_without_code_or_tests(client: TestClient, t
     accepted = submit(client, tokens.learner, REFERENCE)["id"]  # mode submit: hidden tests too
     full = read(client, tokens.learner, accepted).json()
     summary = read(client, tokens.learner, accepted, view="summary").json()
-    assert set(summary) == {"view", "id", "status", "verdict", "score", "passed", "total"}
+    assert set(summary) == {"view", "id", "status", "verdict", "score", "passed", "total", "held"}
     hidden = full["hidden"] or {"total": 0, "passed": 0}
     assert summary["total"] == len(full["tests"]) + hidden["total"] > len(full["tests"])
     assert summary["passed"] == summary["total"]
