@@ -3,7 +3,8 @@
 Exit status: 0 when the command did what it was asked (for ``submit``: the verdict is
 accepted, or with --no-wait the submission was queued); 1 when a submission was judged and not
 accepted; 2 when nothing could be done (not configured, the server unreachable or refusing,
-a bad argument, a file that would be overwritten). Every command takes --json for scripts: the
+a bad argument, a file that would be overwritten); 3 when it was judged for an assignment that
+holds its grades, so its result is not shown until they are released. Every command takes --json for scripts: the
 API's JSON on stdout, and an error as ``{"error": {...}}`` on stdout too.
 
 Whatever the judge sent is printed through ``terminal_text``: as ``Text``, never as Rich markup,
@@ -30,7 +31,7 @@ from judge_client.errors import ClientError
 from judge_client.terminal_text import inert, json_text, text
 from judge_client.workspace import WorkspaceError, problem_of, write_problem
 
-ACCEPTED, NOT_ACCEPTED, FAILED = 0, 1, 2
+ACCEPTED, NOT_ACCEPTED, FAILED, HELD = 0, 1, 2, 3
 
 app = typer.Typer(help="Fetch problems from a metrics judge, submit solutions and follow their verdicts.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -215,7 +216,7 @@ def submit(
                     final = client.follow(int(sent["id"]), _progress_line(progress, task), timeout)
                 render.show_submission(_out(), final)
             accepted = final.get("verdict") == "accepted"
-    raise typer.Exit(ACCEPTED if accepted else NOT_ACCEPTED)
+    raise typer.Exit(ACCEPTED if accepted else HELD if final.get("held") is True else NOT_ACCEPTED)
 
 
 @app.command()

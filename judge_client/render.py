@@ -106,6 +106,10 @@ def show_submission(console: Console, submission: Json) -> None:
             line.append(f" ({passed} of {total} tests passed)")
     console.print(line)
     show_credit(console, submission)
+    if submission.get("held") is True:
+        console.print(Text("judged; the result is held until your instructors release the "
+                           "assignment's grades", "yellow"))
+        return
     if status != "done":
         return
     if submission.get("message"):
@@ -155,7 +159,8 @@ def submissions_table(page: Json) -> Table:
     for row in rows:
         score = number(row.get("score"))
         table.add_row(text(row.get("id")), text(row.get("problem")), text(row.get("mode")),
-                      text(row.get("status")), verdict_text(row.get("verdict"), ""),
+                      text(row.get("status")),
+                      text("held", "yellow") if row.get("held") is True else verdict_text(row.get("verdict"), ""),
                       "" if score is None else f"{score:.2f}",
                       text(str(row.get("created_at", ""))[:19].replace("T", " ")))
     return table
