@@ -6,7 +6,7 @@ A row waits in state ``pending``. Its message claims it (``email_next_at`` moved
 so two messages never send it twice at once), checks the user's choice again (an opt-out since
 the notification was written wins), counts the user's e-mails of the last hour against
 JUDGE_MAX_EMAILS_PER_HOUR (past it: ``capped``, kept on the pages only), and sends. A failure is
-tried again after BACKOFF, then given up (``failed``, with the error kept); a lost message, or a
+tried again after each wait of JUDGE_EMAIL_BACKOFF_SECONDS, then given up (``failed``, with the error kept); a lost message, or a
 worker that died holding the lease, is picked up by the webhook worker's sweep (``sweep``).
 """
 
@@ -30,7 +30,6 @@ log = logging.getLogger(__name__)
 
 LEASE = timedelta(seconds=120)  # longer than an attempt's SMTP timeouts together
 FIRST_SEND_GRACE = timedelta(seconds=60)  # a new row's message not taken by then is taken as lost
-BACKOFF = (timedelta(seconds=30), timedelta(minutes=5), timedelta(minutes=30))  # then given up
 SWEEP_BATCH = 200
 SUBJECT_CHARS = 90
 
@@ -107,10 +106,11 @@ def deliver(session: Session, notification_id: int) -> str:
     except (OSError, smtplib.SMTPException, ValueError) as exc:
         notification.email_attempts += 1
         notification.email_error = f"{type(exc).__name__}: {exc}"[:300]
-        if notification.email_attempts > len(BACKOFF):
+        waits = settings.email_backoff_seconds
+        if notification.email_attempts > len(waits):
             notification.email_state = EmailState.FAILED.value
         else:
-            notification.email_next_at = utcnow() + BACKOFF[notification.email_attempts - 1]
+            notification.email_next_at = utcnow() + timedelta(seconds=waits[notification.email_attempts - 1])
         session.commit()
         log.warning("notification %d: e-mail attempt %d failed: %s", notification.id,
                     notification.email_attempts, notification.email_error)

@@ -122,7 +122,8 @@ class Settings(BaseSettings):
     # Notification e-mails (service.notification_mail), sent by the webhook worker: none while
     # smtp_host is empty. With smtp_starttls the connection is upgraded (certificate checked)
     # before signing in with smtp_username; a user is sent at most max_emails_per_hour of them
-    # (the rest stay on the pages), each attempt taking smtp_timeout_seconds at most.
+    # (the rest stay on the pages), each attempt taking smtp_timeout_seconds at most; a failed
+    # attempt is tried again after each wait of email_backoff_seconds in turn, then given up.
     smtp_host: str = ""
     smtp_port: Annotated[int, Field(ge=1, le=65535)] = 25
     smtp_from: str = "judge@localhost"
@@ -131,6 +132,7 @@ class Settings(BaseSettings):
     smtp_starttls: bool = False
     smtp_timeout_seconds: Annotated[float, Field(gt=0, le=120)] = 10.0
     max_emails_per_hour: Annotated[int, Field(ge=0)] = 20
+    email_backoff_seconds: tuple[float, ...] = (30, 300, 1800)
     # Where the judge is reached from outside, for the link in a webhook's body (e.g.
     # https://judge.example.org); empty: the link is the path alone. An https address also
     # makes session cookies Secure whatever scheme a request arrived with.

@@ -75,9 +75,9 @@ def add_member(client: Client, token: str, course_id: int, name: str, invitee: s
 
 
 def assignment_body(problems: list[str], opens: float = -1, due: float = 24, policy: str = "accept",
-                    title: str = "Week 1") -> dict[str, Any]:
+                    title: str = "Week 1", held: bool = False) -> dict[str, Any]:
     return {"title": title, "opens_at": at(opens), "due_at": at(due), "late_policy": policy,
-            "problems": problems}
+            "problems": problems, "grades_held": held}
 
 
 def new_assignment(client: Client, token: str, course_id: int, problems: list[str],
