@@ -5,9 +5,10 @@ Docker socket), never by a judging worker or the API.
 A row waits in state ``pending``. Its message claims it (``email_next_at`` moved a lease ahead,
 so two messages never send it twice at once), checks the user's choice again (an opt-out since
 the notification was written wins), counts the user's e-mails of the last hour against
-JUDGE_MAX_EMAILS_PER_HOUR (past it: ``capped``, kept on the pages only), and sends. A failure is
-tried again after each wait of JUDGE_EMAIL_BACKOFF_SECONDS, then given up (``failed``, with the error kept); a lost message, or a
-worker that died holding the lease, is picked up by the webhook worker's sweep (``sweep``).
+JUDGE_MAX_EMAILS_PER_HOUR (past it: ``capped``, kept on the pages only; ``_ahead`` says how
+they are counted), and sends. A failure is tried again after each wait of
+JUDGE_EMAIL_BACKOFF_SECONDS, then given up (``failed``, with the error kept); a lost message,
+or a worker that died holding the lease, is picked up by the webhook worker's sweep (``sweep``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,18 @@ def _claim(session: Session, notification_id: int, now: datetime) -> bool:
     return bool(getattr(claimed, "rowcount", 0))
 
 
+def _ahead(session: Session, notification: Notification, now: datetime) -> int:
+    """The user's e-mails that count against this one's hourly cap: those sent in the last hour
+    and those still to send, of the notifications before it. Only earlier ones count, so the
+    answer does not depend on which of several threads gets there first: two never both take
+    the last place."""
+    return session.scalar(select(func.count()).where(
+        Notification.user_id == notification.user_id, Notification.id < notification.id,
+        or_(Notification.email_state == EmailState.PENDING.value,
+            and_(Notification.email_state == EmailState.SENT.value,
+                 Notification.email_next_at > now - timedelta(hours=1))))) or 0
+
+
 def message(settings: Settings, user: User, notification: Notification) -> EmailMessage:
     """The e-mail of one notification: its text, a link to the page, and how to stop them."""
     base = settings.public_url.rstrip("/")
@@ -94,10 +107,7 @@ def deliver(session: Session, notification_id: int) -> str:
         notification.email_state = EmailState.NONE.value  # opted out, or the address removed, since
         session.commit()
         return notification.email_state
-    sent = session.scalar(select(func.count()).where(
-        Notification.user_id == user.id, Notification.email_state == EmailState.SENT.value,
-        Notification.email_next_at > now - timedelta(hours=1))) or 0
-    if sent >= settings.max_emails_per_hour:
+    if _ahead(session, notification, now) >= settings.max_emails_per_hour:
         notification.email_state = EmailState.CAPPED.value
         session.commit()
         return notification.email_state
