@@ -42,7 +42,10 @@ def withheld() -> ColumnElement[bool]:
     """Over ``Submission``: handed in for an assignment that holds its grades. Only a learner's
     own views filter on it; an instructor's never do."""
     held = select(Assignment.id).where(Assignment.grades_held.is_(True))
-    return and_(Submission.mode == HANDED_IN, Submission.assignment_id.in_(held))
+    # is_not(None) first: NULL IN (...) is NULL, not false, and NOT NULL would drop every
+    # submission sent for no assignment from the learner's views.
+    return and_(Submission.mode == HANDED_IN, Submission.assignment_id.is_not(None),
+                Submission.assignment_id.in_(held))
 
 
 def set_held(session: Session, assignment: Assignment, held: bool) -> None:

@@ -14,8 +14,8 @@ from service.db.models import Submission
 from service.db.session import session_scope
 from service.webhooks.outbox import submission_summary
 from tests.unit.service.helpers import RATIO, SUBMISSIONS, error, publish, ratio_files, read
-from tests.unit.service.test_assignment_credit import Class
-from tests.utils.courses import API, new_assignment
+from tests.unit.service.test_assignment_credit import Class, unique
+from tests.utils.courses import API, new_assignment, new_user
 from tests.utils.service import bearer
 from tests.utils.service_fixtures import Tokens
 
@@ -153,3 +153,12 @@ def test_runs_and_other_assignments_are_never_held(room: Class, problem: str) ->
     room.assignment()
     sent = room.submit("ann")
     assert read(room.client, room.tokens["ann"], sent["id"]).json()["verdict"] == "accepted"
+    # Work for no assignment at all, while some assignment holds its grades: solved as ever (SQL's
+    # NULL IN (...) is not false, and once hid every such submission from its learner's progress).
+    stranger = new_user(unique("held-stranger"))
+    alone = room.client.post(SUBMISSIONS, headers=bearer(stranger),
+                             json={"problem": problem, "code": RATIO, "mode": "submit"}).json()
+    assert alone["assignment"] is None
+    [row] = [p for p in get(room, "/problems", stranger) if p["slug"] == problem]
+    assert (row["progress"], row["best_score"]) == ("solved", 1.0)
+    assert get(room, "/submissions", stranger, verdict="accepted")["total"] == 1

@@ -183,6 +183,6 @@ def test_summary_view_has_the_counts_without_code_or_tests(client: TestClient, t
     queued = stored()
     assert read(client, tokens.learner, queued, view="summary", wait=0.05).json() == {
         "view": "summary", "id": queued, "status": "queued", "verdict": None, "score": None,
-        "passed": None, "total": None}
+        "passed": None, "total": None, "held": False}
     error(read(client, tokens.learner, accepted, view="nothing"), 422, "invalid_input")
     error(read(client, tokens.other_learner, accepted, view="summary"), 404, "not_found")

@@ -172,12 +172,52 @@ function tokensSection(signal) {
   return { section, ready: drawList() };
 }
 
+// Where notifications are e-mailed (when the judge's operator set up e-mail), and whether.
+function emailSection(me) {
+  const address = inputField("email-address", "E-mail address",
+    { type: "email", autocomplete: "email", maxlength: "254", value: me.email || "" },
+    "Empty: no e-mail. The notifications page shows every notification either way.");
+  const send = el("input", { type: "checkbox", id: "email-notifications", checked: me.email_notifications });
+  const message = formMessage();
+  const submit = el("button", { type: "submit", class: "primary" }, "Save");
+  const form = el("form", { class: "account-form", novalidate: true },
+    address.node,
+    el("div", { class: "choice" }, send, el("label", { for: "email-notifications" },
+      "E-mail me when feedback, a regrade answer or released grades arrive")),
+    el("div", { class: "actions" }, submit), ...message.nodes);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    message.clear();
+    address.clear();
+    submit.disabled = true;
+    try {
+      const saved = await api("/me/email", { method: "PUT", json: { email: address.input.value.trim() || null, email_notifications: send.checked } });
+      address.input.value = saved.email || "";
+      message.ok(saved.email && saved.email_notifications ? `Notifications will be e-mailed to ${saved.email}.` : "Notifications stay on the pages: none is e-mailed.");
+    } catch (error) {
+      if (/^email:/.test(error.message || "")) {
+        address.fail(error.message.replace(/^email: /, ""));
+        address.input.focus();
+      } else {
+        message.fail(refusalText(error));
+      }
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return el("section", { class: "account-card" }, el("h2", { id: "email-heading" }, "Notifications by e-mail"), form);
+}
+
 export async function accountPage(signal) {
   setTitle("Your account");
-  const me = currentUser() || await api("/me", { signal });
+  // Asked again, not the header's copy: the e-mail settings may have changed in another tab.
+  const me = await api("/me", { signal }).catch((error) => {
+    if (error.name === "AbortError") throw error;
+    return currentUser();
+  });
   const tokens = tokensSection(signal);
   await tokens.ready;
   show(el("h1", {}, "Your account"), el("div", { class: "account-grid" },
-    whoSection(me), passwordSection(), tokens.section));
+    whoSection(me), passwordSection(), emailSection(me), tokens.section));
 }
 

@@ -4,11 +4,13 @@
 import { accountPage } from "./page.js";
 import { adminUsersPage } from "./admin-users.js";
 import { joinPage } from "./join.js";
+import { notificationsPage } from "./notifications.js";
 import { signInPage } from "./signin.js";
 
 export const ACCOUNT_ROUTES = [
   [/^\/sign-in$/, () => signInPage, "sign-in", { open: true }],
   [/^\/join\/([^/]+)$/, (m) => () => joinPage(decodeURIComponent(m[1])), "courses", { open: true }],
   [/^\/account$/, () => accountPage, "account"],
+  [/^\/notifications$/, () => notificationsPage, "notifications"],
   [/^\/admin\/users$/, () => adminUsersPage, "admin"],
 ];

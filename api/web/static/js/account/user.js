@@ -49,12 +49,33 @@ export function drawHeader() {
     const node = byId(id);
     if (node) node.hidden = !on;
   }
+  const notifications = byId("notifications-link");
+  if (notifications) notifications.hidden = !user;
+  drawUnread();
   const signIn = byId("sign-in-link");
   if (signIn) {
     signIn.hidden = on || location.pathname === "/sign-in";
     signIn.setAttribute("href", signInHref(location.pathname + location.search));
   }
   for (const item of document.querySelectorAll("[data-needs]")) item.hidden = !needsMet(item.dataset.needs);
+}
+
+// The header's count of unread notifications (from /me or /auth/session on every page load).
+function drawUnread() {
+  const count = byId("unread-count");
+  const link = byId("notifications-link");
+  if (!count || !link) return;
+  const unread = user ? user.unread_notifications || 0 : 0;
+  count.textContent = unread ? String(unread) : "";
+  count.hidden = !unread;
+  link.setAttribute("aria-label", unread ? `Notifications, ${unread} unread` : "Notifications");
+}
+
+// change: the new count, or (relative) how much it moved; the notifications page keeps it true.
+export function setUnread(change, relative = false) {
+  if (!user) return;
+  user.unread_notifications = Math.max(0, (relative ? user.unread_notifications || 0 : 0) + change);
+  drawUnread();
 }
 
 // On every page load: the kept token's user (a token refused since is dropped, and the cookie

@@ -94,6 +94,11 @@ export function assignmentForm({ problems, initial, prefix, submitText, save, ca
   const problemSet = el("fieldset", { class: "problem-choices" }, el("legend", {}, "Problems"), trackField,
     field(`${prefix}-problem-search`, "Find a problem", search, "Matches titles and slugs."), shown,
     el("div", { class: "choices-box" }, boxes));
+  const holdId = `${prefix}-hold`;
+  const hold = el("input", { type: "checkbox", id: holdId, checked: Boolean(initial && initial.grades_held) });
+  const holding = el("div", { class: "choice" }, hold,
+    el("label", { for: holdId }, "Hold scores and feedback until I release them"),
+    el("p", { class: "hint muted" }, "Learners see that their work was judged, nothing more; unticking it releases them, and they are notified."));
   const error = formError();
   const submit = el("button", { type: "submit", class: "primary" }, submitText);
   const form = el("form", { class: "assignment-form", novalidate: true },
@@ -105,6 +110,7 @@ export function assignmentForm({ problems, initial, prefix, submitText, save, ca
       radio(policy, "accept", "Accept and mark late", !initial || initial.late_policy === "accept"),
       radio(policy, "refuse", "Refuse", Boolean(initial) && initial.late_policy === "refuse"),
       lateRules),
+    holding,
     problemSet,
     el("div", { class: "actions" }, submit,
       cancel ? el("button", { type: "button", onclick: cancel }, "Cancel") : null),
@@ -146,7 +152,7 @@ export function assignmentForm({ problems, initial, prefix, submitText, save, ca
     const body = {
       title: title.value.trim(), opens_at: opensAt, due_at: dueAt,
       late_policy: late ? "accept" : "refuse", late_until: untilAt, penalty_unit: unit.value, ...rules,
-      problems: ordered,
+      problems: ordered, grades_held: hold.checked,
     };
     submit.disabled = true;
     try {

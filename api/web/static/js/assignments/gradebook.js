@@ -5,7 +5,7 @@
 // sortable by each column (buttons in the headers, aria-sort on the sorted one), and the CSV
 // export. The table scrolls sideways in its own box.
 import { api, ApiError, getToken } from "../core/api.js";
-import { byHandLine, penaltyWords } from "./page.js";
+import { byHandLine, penaltyWords, releaseControl } from "./page.js";
 import { assignmentHref, insightHref } from "../courses/list.js";
 import { el, link, notice, setTitle, show, submissionHref, timeText } from "../core/dom.js";
 import { sortRows } from "./gradebook-order.js";
@@ -124,6 +124,8 @@ export async function gradebookPage(id, signal) {
       assignment.late_policy === "accept" && assignment.late_until ? ` until ${timeText(assignment.late_until)}` : "",
       penaltyWords(assignment) ? ` ·${penaltyWords(assignment)}` : "",
       ` · ${book.rows.length} learner${book.rows.length === 1 ? "" : "s"}`),
+    // Whoever reads a gradebook manages the assignment: the course's instructors, or an admin.
+    releaseControl({ ...assignment, role: "instructor" }, signal),
     el("p", { class: "actions" }, csvLink(assignment.id, say, "long", "Download CSV"), " ",
       csvLink(assignment.id, say, "wide", "CSV for an LMS"),
       el("span", { class: "muted" }, " (one row per learner: each problem's score and the total)")),

@@ -40,7 +40,37 @@ export function byHandLine(cell) {
     `${score(cell.best_score)} set by hand${cell.score_set_by ? ` by ${cell.score_set_by}` : ""}: ${cell.score_reason}`);
 }
 
-function progressCells(progress) {
+const HELD_NOTE = "Your instructors hold this assignment's grades: scores and feedback appear here once they release them.";
+
+// The grades' state and, for the course's instructors, the button that releases held grades.
+export function releaseControl(assignment, signal, onReleased) {
+  if (!assignment.grades_held) {
+    return assignment.released_at ? el("p", { class: "muted" }, `Grades released ${timeText(assignment.released_at)}.`) : null;
+  }
+  if (assignment.role !== "instructor") return el("p", { class: "held-note" }, HELD_NOTE);
+  const said = el("span", { role: "status" });
+  const button = el("button", { type: "button", class: "primary" }, "Release grades");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const released = await api(`/assignments/${assignment.id}/release-grades`, { method: "POST", signal });
+      Object.assign(assignment, { grades_held: released.grades_held, released_at: released.released_at });
+      said.textContent = " Released: the learners see their scores and feedback, and were notified.";
+      button.remove();
+      onReleased?.();
+    } catch (error) {
+      if (error.name !== "AbortError") said.textContent = ` Not released: ${error.message}`;
+      button.disabled = false;
+    }
+  });
+  return el("p", { class: "held-note actions" }, "Grades are held: learners see that their work was judged, not its result. ", button, said);
+}
+
+function progressCells(progress, held) {
+  if (held && progress && progress.attempts) {
+    return [el("td", { class: "number" }, "–"), el("td", {}, el("span", { class: "tag held" }, "held")),
+      el("td", { class: "number" }, String(progress.attempts)), el("td", {}, progress.late ? el("span", { class: "tag late" }, "late") : "")];
+  }
   if (!progress) return [el("td", {}, "–"), el("td", {}, "not tried"), el("td", { class: "number" }, "0"), el("td", {}, "")];
   return [
     el("td", { class: "number" }, score(progress.best_score)),
@@ -68,6 +98,7 @@ export async function assignmentPage(id, signal) {
     el("p", { class: "course-crumbs" }, link("/courses", "Courses"), " › ", link(courseHref(assignment.course.id), assignment.course.title)),
     el("h1", {}, assignment.title),
     when,
+    releaseControl(assignment, signal),
     learner ? el("p", { class: "summary" }, `Solved ${assignment.solved ?? 0} of ${assignment.problems.length}`) : null,
     learner ? null : el("p", {}, link(`/assignments/${assignment.id}/gradebook`, "Gradebook")),
     scrollBox(el("table", { class: "list assignment-problems" },
@@ -75,7 +106,7 @@ export async function assignmentPage(id, signal) {
       el("thead", {}, el("tr", {}, headings.map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, assignment.problems.map((p) => el("tr", {},
         el("td", {}, link(problemForAssignment(p.slug, assignment.id), p.title)),
-        learner ? progressCells(p.progress) : [el("td", {}, el("code", {}, p.slug)),
+        learner ? progressCells(p.progress, assignment.grades_held) : [el("td", {}, el("code", {}, p.slug)),
           el("td", {}, link(insightHref(p.slug, assignment.course.id), "Insight",
             { "aria-label": `Insight into ${p.title} in this course` }))]))))),
     extensions);

@@ -6,13 +6,14 @@ import { badge, el, label, link, notice, problemHref, scrollBox, setTitle, show,
 import { field } from "../core/forms.js";
 import { refreshWhilePending } from "./pending.js";
 import { feedbackView } from "./feedback.js";
-import { followInto, tryOutcome } from "./results.js";
+import { followInto, heldTag, tryOutcome } from "./results.js";
 import { regradeSection } from "./regrades.js";
 
 const PAGE_SIZE = 20;
 
 export const verdictCell = (s) => {
   if (s.status !== "done") return badge(s.status, "pending");
+  if (s.held) return heldTag();
   return s.mode === "try" ? tryOutcome(s) : badge(s.verdict, "verdict");
 };
 
@@ -178,7 +179,8 @@ export async function submissionPage(id, signal) {
     },
   }, "Open this code in the editor");
   const own = currentUser()?.name === submission.user;
-  const assignment = await handedInFor(submission, signal);
+  // Held grades: no feedback or regrade to show or ask for until they are released.
+  const assignment = submission.held ? null : await handedInFor(submission, signal);
   const instructor = Boolean(assignment) && (assignment.role === "instructor" || hasRole("admin"));
   const excuse = instructor ? excuseControl(submission, assignment, signal) : null;
   // Handed in for an assignment: the code with its comments, and the feedback under the result.

@@ -100,6 +100,11 @@ export function lateTag(submission) {
   return el("span", { class: "tag late" }, submission.penalty && !byHand ? `late: −${submission.penalty}% of the score` : "late");
 }
 
+// Judged for an assignment whose instructors hold its grades: the API leaves the verdict, score,
+// tests and feedback out until they release them, and the page says so rather than showing "done".
+export const HELD_TEXT = "judged; the result is held until your instructors release the grades";
+export const heldTag = () => el("span", { class: "tag held" }, "held");
+
 // A try is never graded: its outcome is said in words, never with a verdict's badge (an
 // "accepted" there would read as a graded result).
 const TRIED = { accepted: "matches the reference", wrong_answer: "differs from the reference" };
@@ -113,6 +118,11 @@ export function resultView(submission, parameters, options) {
   const tests = submission.tests || [];
   const { total, passed } = counts(submission);
   const isTry = submission.mode === "try";
+  if (done && submission.held) {
+    return el("div", { class: "result" }, el("div", { class: "result-head" }, heldTag(),
+      el("span", { class: "muted" }, HELD_TEXT), lateTag(submission),
+      link(submissionHref(submission.id), `#${submission.id}`, { class: "muted" })));
+  }
   const head = el("div", { class: "result-head" },
     done ? (isTry ? tryOutcome(submission) : badge(submission.verdict, "verdict")) : badge(submission.status, "pending"),
     done && typeof submission.score === "number" && !isTry
@@ -141,6 +151,7 @@ const short = (text) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 function statusLine(submission) {
   if (submission.status === "queued") return [badge("queued", "pending"), " waiting for a worker"];
   if (submission.status !== "done") return [badge(submission.status, "pending"), " judging"];
+  if (submission.held) return [heldTag(), ` ${HELD_TEXT}`];
   const { total, passed } = counts(submission);
   const parts = [submission.mode === "try" ? tryOutcome(submission) : badge(submission.verdict, "verdict")];
   if (submission.mode === "try") {
