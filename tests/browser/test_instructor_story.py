@@ -71,7 +71,7 @@ class Steps:
         try:
             yield
         except BaseException as failure:
-            failure.add_note(f"instructor story: failed at {name!r} after {time.monotonic() - started:.1f} s; "
+            failure.add_note(f"story: failed at {name!r} after {time.monotonic() - started:.1f} s; "
                              f"passed before it: {[n for n, _ in self.passed] or 'none'}")
             raise
         self.passed.append((name, time.monotonic() - started))

@@ -63,12 +63,13 @@ export function drawHeader() {
 // The header's count of unread notifications (from /me or /auth/session on every page load).
 function drawUnread() {
   const count = byId("unread-count");
-  const link = byId("notifications-link");
-  if (!count || !link) return;
+  if (!count) return;
   const unread = user ? user.unread_notifications || 0 : 0;
-  count.textContent = unread ? String(unread) : "";
+  // Read as "Notifications 3 unread"; seen as the number alone (no aria-label: the visible
+  // text must stay part of the link's name).
+  const hidden = (text) => Object.assign(document.createElement("span"), { className: "sr-only", textContent: text });
+  count.replaceChildren(...(unread ? [String(unread), hidden(" unread")] : []));
   count.hidden = !unread;
-  link.setAttribute("aria-label", unread ? `Notifications, ${unread} unread` : "Notifications");
 }
 
 // change: the new count, or (relative) how much it moved; the notifications page keeps it true.
