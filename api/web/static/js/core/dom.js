@@ -29,7 +29,20 @@ export function notice(text, kind) {
 export function serverHtml(html, className) {
   const node = el("div", { class: className });
   node.innerHTML = html;
+  for (const formula of node.querySelectorAll('math[display="block"]')) scrollableByKeyboard(formula);
   return node;
+}
+
+// A display formula wider than its column scrolls sideways (app.css); while it does, it takes the
+// keyboard's focus, so the arrows can scroll it, and stops being a tab stop once it fits again.
+const formulas = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    if (target.scrollWidth > target.clientWidth + 1) target.setAttribute("tabindex", "0");
+    else target.removeAttribute("tabindex");
+  }
+});
+function scrollableByKeyboard(formula) {
+  formulas.observe(formula);
 }
 
 // A table gets its own sideways scroll, so a narrow screen never scrolls the whole page sideways;
