@@ -4,8 +4,8 @@ Exit status: 0 when the command did what it was asked (for ``submit``: the verdi
 accepted, or with --no-wait the submission was queued); 1 when a submission was judged and not
 accepted; 2 when nothing could be done (not configured, the server unreachable or refusing,
 a bad argument, a file that would be overwritten); 3 when it was judged for an assignment that
-holds its grades, so its result is not shown until they are released. Every command takes --json for scripts: the
-API's JSON on stdout, and an error as ``{"error": {...}}`` on stdout too.
+holds its grades, so its result is not shown until they are released. Every command takes
+--json for scripts: the API's JSON on stdout, and an error as ``{"error": {...}}`` on stdout too.
 
 Whatever the judge sent is printed through ``terminal_text``: as ``Text``, never as Rich markup,
 with every control character shown as an escape (see that module for why).

@@ -160,7 +160,8 @@ def submissions_table(page: Json) -> Table:
         score = number(row.get("score"))
         table.add_row(text(row.get("id")), text(row.get("problem")), text(row.get("mode")),
                       text(row.get("status")),
-                      text("held", "yellow") if row.get("held") is True else verdict_text(row.get("verdict"), ""),
+                      text("held", "yellow") if row.get("held") is True
+                      else verdict_text(row.get("verdict"), ""),
                       "" if score is None else f"{score:.2f}",
                       text(str(row.get("created_at", ""))[:19].replace("T", " ")))
     return table

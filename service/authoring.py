@@ -40,6 +40,7 @@ from service.db.models import (
     VersionStatus,
 )
 from service.errors import Conflict, Forbidden, NotFound, QuotaExceeded, Unavailable
+from service.grade_release import withheld
 from service.settings import get_settings
 from service.stats import Acceptance, acceptance
 from service.submissions import Mode, check_code
@@ -212,10 +213,12 @@ def acceptance_by_problem(session: Session, rows: list[ProblemRow]) -> dict[int,
 
 
 def problem_acceptance(session: Session, row: ProblemRow) -> Acceptance:
-    """Judged submissions (mode submit) and accepted ones, with the Wilson interval."""
+    """Judged submissions (mode submit) and accepted ones, with the Wilson interval: every
+    learner's to read, so results still held (``service.grade_release``) are left out, or a
+    learner could tell their own verdict from the count before and after it."""
     judged = select(func.count()).select_from(Submission).where(
         Submission.problem_id == row.id, Submission.mode == Mode.SUBMIT,
-        Submission.status == SubmissionStatus.DONE)
+        Submission.status == SubmissionStatus.DONE, ~withheld())
     total = session.scalar(judged) or 0
     accepted = session.scalar(judged.where(Submission.verdict == Verdict.ACCEPTED)) or 0
     return acceptance(total, accepted)

@@ -109,7 +109,8 @@ def set_email(session: Session, user: User, email: str | None, notify_by_email: 
     commit. An address is taken as given: no message proves it is the user's, and what is sent
     to it is only the user's own notifications, at most JUDGE_MAX_EMAILS_PER_HOUR of them."""
     address = (email or "").strip()
-    if address and (len(address) > MAX_EMAIL or not address.isascii() or not EMAIL.fullmatch(address)):
+    if address and (len(address) > MAX_EMAIL or not (address.isascii() and address.isprintable())
+                    or not EMAIL.fullmatch(address)):
         raise InvalidInput(f"email: one address such as ada@example.org, in ASCII, at most "
                            f"{MAX_EMAIL} characters (not {address[:80]!r})", param="email")
     user.email, user.email_notifications = address or None, notify_by_email

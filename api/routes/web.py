@@ -51,7 +51,8 @@ PAGES: dict[str, str] = {
     "/submissions/{submission_id:int}": "one submission's verdict and per-test results",
     "/sign-in": "sign in with a user name and password, or keep an API token in this browser",
     "/join/{code}": "a course's join link: join it, or make a learner account and join",
-    "/account": "who I am, a new password, e-mail for notifications, my API tokens (made, shown once, revoked)",
+    "/account": "who I am, a new password, e-mail for notifications, my API tokens (made, shown once, "
+                "revoked)",
     "/notifications": "what I was told: feedback, regrade answers, released grades; marked read",
     "/admin/users": "administrators: every user, role changes, a new user with a password",
     "/courses": "my courses (as instructor or learner), what is due; instructors: a new course",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from api.schemas import Me
-from api.schemas.bounds import Label, NewPassword, UserName
+from api.schemas.bounds import Id, Label, NewPassword, UserName
 from api.schemas.common import UtcTime
 from service.db.models import NotificationKind, Role
 
@@ -122,7 +122,7 @@ class NotificationsOut(BaseModel):
 class MarkRead(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"ids": [3, 4]}, {"ids": None}]})
 
-    ids: list[int] | None = Field(None, max_length=200, description=(
+    ids: list[Id] | None = Field(None, max_length=200, description=(
         "your notifications to mark read; null or left out: all of them"))
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.support import api_call, assert_accessible, hours_from_now, require_playwright
+from tests.browser.support import api_call, assert_accessible, require_playwright
 
 require_playwright()
 

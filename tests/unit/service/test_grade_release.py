@@ -75,6 +75,9 @@ def test_a_held_result_is_nowhere_for_its_learner_and_everywhere_for_the_course(
     assert get(room, "/submissions", ann, problem=problem, verdict="accepted")["total"] == 0
     [row] = [p for p in get(room, "/problems", ann) if p["slug"] == problem]
     assert (row["progress"], row["best_score"]) == ("attempted", None)
+    # The public acceptance counts would tell it too (before and after): held work is not in them.
+    stats = get(room, f"/problems/{problem}/stats", ann)
+    assert (stats["submissions"], stats["accepted"]) == (0, 0)
     assignment = get(room, f"/assignments/{week['id']}", ann)
     [cell] = [p["progress"] for p in assignment["problems"]]
     assert (cell["accepted"], cell["best_score"], cell["attempts"], cell["submission"]) == (False, None, 1, sent["id"])
@@ -116,6 +119,7 @@ def test_a_held_result_is_nowhere_for_its_learner_and_everywhere_for_the_course(
     assert get(room, "/submissions", ann, problem=problem)["items"][0]["new_comments"] == 1
     [row] = [p for p in get(room, "/problems", ann) if p["slug"] == problem]
     assert row["progress"] == "solved"
+    assert get(room, f"/problems/{problem}/stats", ann)["accepted"] == 1
     assert room.client.get(f"{API}/problems/{problem}/editorial", headers=bearer(ann)).status_code == 200
     for learner in ("ann", "bob"):  # every learner of the course is told
         [told] = notifications(room, learner)

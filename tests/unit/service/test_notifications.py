@@ -63,7 +63,7 @@ def test_marked_read_one_or_all_and_never_anothers(room: Class) -> None:
         for index in range(3):
             notifications.notify(session, [ann, bob], NotificationKind.FEEDBACK, f"note {index}", "/submissions")
         session.commit()
-    first, *rest = inbox(room)["items"]
+    first = inbox(room)["items"][0]
     bobs = inbox(room, "bob")["items"]
     read = room.client.post(f"{API}/me/notifications/read", headers=bearer(room.tokens["ann"]),
                             json={"ids": [first["id"], bobs[0]["id"]]})
@@ -72,8 +72,9 @@ def test_marked_read_one_or_all_and_never_anothers(room: Class) -> None:
     assert room.client.post(f"{API}/me/notifications/read", headers=bearer(room.tokens["ann"]),
                             json={}).json() == {"marked": 2}
     assert inbox(room)["unread"] == 0 and all(n["read"] for n in inbox(room)["items"])
-    error(room.client.post(f"{API}/me/notifications/read", headers=bearer(room.tokens["ann"]),
-                           json={"ids": list(range(201))}), 422)
+    for ids in (list(range(1, 202)), [2**63], [0]):
+        error(room.client.post(f"{API}/me/notifications/read", headers=bearer(room.tokens["ann"]),
+                               json={"ids": ids}), 422)
     page = inbox(room, limit=1, offset=1)
     assert [n["text"] for n in page["items"]] == ["note 1"] and page["total"] == 3
 
@@ -103,7 +104,8 @@ def test_a_text_is_one_line_and_bounded(room: Class) -> None:
 
 @pytest.mark.parametrize("address", ["ada", "ada@localhost", "ada@example.org, eve@example.org",
                                      "ada@example.org\r\nBcc: eve@example.org", "Ada <ada@example.org>",
-                                     "adé@example.org", "a" * 250 + "@x.org"])
+                                     "adé@example.org", "ada\x00@example.org", "ada\x7f@example.org",
+                                     "a" * 250 + "@x.org"])
 def test_a_bad_address_is_refused_and_says_why(room: Class, address: str) -> None:
     response = room.client.put(f"{API}/me/email", headers=bearer(room.tokens["ann"]),
                                json={"email": address, "email_notifications": True})
