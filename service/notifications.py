@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from judge.errors import InvalidInput
 from judge.text_safety import safe_text
+from service import notification_mail
 from service.db.models import EmailState, Notification, NotificationKind, User, utcnow
 from service.settings import get_settings
 
@@ -55,13 +56,7 @@ def notify(session: Session, users: Iterable[User], kind: NotificationKind, text
     mailed = [row.id for row in rows if row.email_state == EmailState.PENDING]
     if mailed:
         # Only once committed: a worker must find the row, and a rolled-back one must not be sent.
-        event.listen(session, "after_commit", lambda _: _queue(mailed), once=True)
-
-
-def _queue(ids: Sequence[int]) -> None:
-    from service.notification_mail import enqueue  # the worker's side; imported when needed
-
-    enqueue(ids)
+        event.listen(session, "after_commit", lambda _: notification_mail.enqueue(mailed), once=True)
 
 
 def _prune(session: Session, user_id: int) -> None:
