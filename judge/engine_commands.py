@@ -259,7 +259,7 @@ def build(
         client = connect()
         with err.status("Building the sandbox image...") as status:
             build = ensure_image if if_missing else build_image
-            tag = build(client, mode, lambda m: status.update(m))
+            tag = build(client, mode, lambda m: status.update(m), settings().deployment)
     except SandboxUnavailable as exc:
         raise fail(str(exc)) from exc
     out.print(f"built {tag}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,13 @@ def _sandbox_mode(name: str, text: str) -> str:
                        param=name)
 
 
+def _deployment(name: str, text: str) -> str:
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", text):
+        raise InvalidInput(f"{name} is {text[:60]!r}: 1 to 40 of a-z, 0-9, _ and -, starting with a letter "
+                           "or digit", param=name)
+    return text
+
+
 def _number(name: str, text: str) -> float:
     try:
         return float(text)
@@ -87,6 +95,10 @@ class EngineSettings:
     sandbox_mode: str = field(default="slot", metadata=_reads(_sandbox_mode))
     # Submissions one slot judges before a fresh container replaces it.
     slot_runs: int = field(default=100, metadata=_reads(_whole_number))
+    # This judge's name on a Docker engine that others share (another deployment, a test run):
+    # its sandbox containers carry it, its sweep takes only its own leftovers (and anyone's
+    # expired ones), and its image builds remove only the images no other deployment claims.
+    deployment: str = field(default="default", metadata=_reads(_deployment))
 
 
 def engine_settings() -> EngineSettings:

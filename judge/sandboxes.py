@@ -23,10 +23,11 @@ def docker_sandbox(progress: Progress = lambda _: None, pooled: bool = False) ->
         raise SandboxUnavailable(
             f"the Docker engine has no runtime {settings.sandbox_runtime!r} "
             f"(it has {', '.join(sorted(runtimes)) or 'none'}); see JUDGE_SANDBOX_RUNTIME")
-    sweep_leftovers(client, settings.sandbox_abandoned_seconds)
-    tag = ensure_image(client, settings.sandbox_offline, progress)
+    sweep_leftovers(client, settings.sandbox_abandoned_seconds, settings.deployment)
+    tag = ensure_image(client, settings.sandbox_offline, progress, settings.deployment)
     return DockerSandbox(tag, client, settings.sandbox_runtime,
                          warm_pool_size=settings.warm_pool_size if pooled else 0,
                          sweep_every=settings.sandbox_sweep_seconds,
                          abandoned_after=settings.sandbox_abandoned_seconds,
-                         mode=settings.sandbox_mode, slot_runs=max(1, settings.slot_runs))
+                         mode=settings.sandbox_mode, slot_runs=max(1, settings.slot_runs),
+                         deployment=settings.deployment)

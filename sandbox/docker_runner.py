@@ -51,6 +51,8 @@ WARM_LABEL = "metrics-judge.warm"  # made ahead by a pool (for audits; the sweep
 # host:pid of the process that made the container and holds its attachment (for audits, and for
 # telling a live worker's waiting containers from a killed one's orphans).
 OWNER_LABEL = "metrics-judge.owner"
+# The deployment (JUDGE_DEPLOYMENT) that made it: another one's sweep leaves it alone until it expires.
+DEPLOYMENT_LABEL = "metrics-judge.deployment"
 # The supervisor's only privileges: becoming a learner uid, and killing learner processes.
 SUPERVISOR_CAPS = ["SETUID", "SETGID", "KILL"]
 GVISOR_TASKS = 512
@@ -126,7 +128,8 @@ def wait_for_engine(timeout: float | None, every: float = 1.0) -> bool:
     return True
 
 
-def container_options(limits: Limits, expires: float, runtime: str = "runc") -> dict[str, Any]:
+def container_options(limits: Limits, expires: float, runtime: str = "runc",
+                      deployment: str = "default") -> dict[str, Any]:
     """The docker create options that enforce the sandbox's limits; every one explicit."""
     memory = f"{limits.memory_mb}m"
     tmpfs = (f"rw,noexec,nosuid,nodev,size={limits.tmpfs_mb}m,nr_inodes={limits.tmpfs_inodes},"
@@ -158,7 +161,7 @@ def container_options(limits: Limits, expires: float, runtime: str = "runc") -> 
         "ipc_mode": "none",
         "log_config": LogConfig(type="none"),  # nothing the container prints reaches the disk
         "runtime": runtime,
-        "labels": {LABEL: "1", EXPIRES_LABEL: str(int(expires)),
+        "labels": {LABEL: "1", EXPIRES_LABEL: str(int(expires)), DEPLOYMENT_LABEL: deployment,
                    OWNER_LABEL: f"{socket.gethostname()}:{os.getpid()}"},
         "stdin_open": True,
         "detach": False,  # with stdin_open: stdin closes when the host's attachment ends
@@ -215,9 +218,10 @@ class DockerSandbox:
                  warm_limits: Iterable[Limits] = (Limits(),),
                  max_idle: float = MAX_IDLE, sweep_every: float = SWEEP_EVERY,
                  abandoned_after: float = ABANDONED_AFTER, mode: str = "container",
-                 slot_runs: int = SLOT_RUNS) -> None:
+                 slot_runs: int = SLOT_RUNS, deployment: str = "default") -> None:
         self.image = image
         self.runtime = runtime
+        self.deployment = deployment
         self.mode = mode
         self.slot_runs = slot_runs
         self.slot_runs_served = 0  # runs judged in a slot that had judged one before: figures
@@ -227,7 +231,8 @@ class DockerSandbox:
         self.recent: deque[str] = deque(maxlen=64)  # ids of the latest containers, for audits
         # Removes for sure what this process made, and sweeps what crashed workers left.
         self.janitor = Janitor(connect, remove_container,
-                               functools.partial(sweep_leftovers, abandoned_after=abandoned_after),
+                               functools.partial(sweep_leftovers, abandoned_after=abandoned_after,
+                                                 deployment=deployment),
                                sweep_every)
         self.warm_runs = 0  # runs served by a warm container, for tests and figures
         self._pool_clients = threading.local()  # each pool thread's own client, and its pid
@@ -298,7 +303,8 @@ class DockerSandbox:
             sock, raw = warm.sock, warm.handle
         else:
             expires = time.time() + limits.time_per_submission + EXPIRY_MARGIN
-            container = self._create(self.client, container_options(limits, expires, self.runtime))
+            container = self._create(self.client, container_options(limits, expires, self.runtime,
+                                                                            self.deployment))
             sock = None
         self.recent.append(container.id)
         finished = False
@@ -482,7 +488,7 @@ class DockerSandbox:
     def _start_container(self, client: docker.DockerClient, key: Limits, expires: float
                          ) -> WarmContainer:
         """Create, attach and start a container (a slot in slot mode) that waits for Start."""
-        options = container_options(key, expires, self.runtime)
+        options = container_options(key, expires, self.runtime, self.deployment)
         options["labels"][WARM_LABEL] = "1"
         if self.mode == "slot":
             options = slot_options(options, key, expires - time.time())
@@ -587,8 +593,11 @@ def _stopped_at(client: docker.DockerClient, summary: dict[str, Any]) -> float |
         return None
 
 
-def sweep_leftovers(client: docker.DockerClient, abandoned_after: float = ABANDONED_AFTER) -> int:
-    """Remove sandbox containers whose deadline has passed, and abandoned ones; how many.
+def sweep_leftovers(client: docker.DockerClient, abandoned_after: float = ABANDONED_AFTER,
+                    deployment: str = "default") -> int:
+    """Remove sandbox containers whose deadline has passed, and this deployment's abandoned ones;
+    how many. Another deployment's container (or one an older judge made without the label)
+    goes only once its own deadline has: its maker's promise, whoever reads it.
 
     The expires label is the time by which a container must be gone: for a cold one, its run's
     wall clock and a margin; for a warm one, its longest idle time and then the longest run and a
@@ -603,11 +612,14 @@ def sweep_leftovers(client: docker.DockerClient, abandoned_after: float = ABANDO
     # The low-level listing: the high-level one fetches each container again and fails when
     # another worker removes one in between.
     for summary in client.api.containers(all=True, filters={"label": LABEL}):
-        expires = (summary.get("Labels") or {}).get(EXPIRES_LABEL, "0")
+        labels = summary.get("Labels") or {}
+        expires = labels.get(EXPIRES_LABEL, "0")
         state = summary.get("State")
         since = float(summary.get("Created") or now)
         abandoned = False
-        if state in ("exited", "dead") and now - since > abandoned_after:
+        if labels.get(DEPLOYMENT_LABEL) != deployment:
+            pass  # someone else's: only its deadline counts
+        elif state in ("exited", "dead") and now - since > abandoned_after:
             since = _stopped_at(client, summary) or since
             abandoned = now - since > abandoned_after
         elif state == "created":

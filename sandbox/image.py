@@ -3,6 +3,11 @@
 The image bakes the whole of sandbox/inside (its Dockerfile included) and nothing else, and its
 tag is a hash of that folder's file names and bytes: any change to an in-container file is a new
 tag, so ``ensure_image`` builds it and a stale image is never used.
+
+Several deployments may share one engine (JUDGE_DEPLOYMENT names each), and the same version's
+image with them. Each deployment claims the image it uses with a second tag, ``HASH.NAME``; an
+older image is removed only once no deployment claims it (its own claim is dropped first), and
+by tag, never by id, so what another repository tags stays too.
 """
 
 from __future__ import annotations
@@ -93,7 +98,8 @@ def _context() -> io.BytesIO:
 
 
 def build_image(
-    client: docker.DockerClient, offline: bool | None = None, progress: Progress = lambda _: None
+    client: docker.DockerClient, offline: bool | None = None, progress: Progress = lambda _: None,
+    deployment: str = "default",
 ) -> str:
     """Build the sandbox image; offline=None tries the registry first and falls back."""
     tag = image_tag()
@@ -111,23 +117,55 @@ def build_image(
     except (BuildError, APIError) as exc:
         raise SandboxUnavailable(f"the sandbox image build failed: {exc}") from exc
     progress(f"built {tag}")
-    _remove_stale_images(client, tag)
+    claim_image(client, tag, deployment)
     return tag
 
 
-def _remove_stale_images(client: docker.DockerClient, keep: str) -> None:
-    """Older sandbox images (from an earlier harness) are dead weight; one still in use stays."""
-    for image in client.images.list(name=REPOSITORY):
-        if keep not in image.tags:
-            with contextlib.suppress(APIError):
-                client.images.remove(image.id)
+def claim_image(client: docker.DockerClient, tag: str, deployment: str) -> None:
+    """Tag ``tag`` as this deployment's, and give up this deployment's older images."""
+    repository, _, version = tag.rpartition(":")
+    with contextlib.suppress(APIError):
+        client.images.get(tag).tag(repository, f"{version}.{deployment}")
+    remove_stale_images(client, tag, deployment)
+
+
+def remove_stale_images(client: docker.DockerClient, keep: str, deployment: str) -> None:
+    """Drop this deployment's claims on images other than ``keep``, then remove the tags of every
+    such image that no deployment claims any more (an image still in use by a container stays:
+    the engine refuses, and the next build tries again)."""
+    repository = keep.rpartition(":")[0]
+    versions: dict[str, set[str | None]] = {}  # version -> the deployments claiming it (None: its plain tag)
+    for image in client.images.list(name=repository):
+        for tag in image.tags:
+            name, _, rest = tag.rpartition(":")
+            if name == repository:
+                version, _, owner = rest.partition(".")
+                versions.setdefault(version, set()).add(owner or None)
+    current = keep.rpartition(":")[2]
+    for version, owners in versions.items():
+        if version == current:
+            continue
+        if deployment in owners:
+            _untag(client, f"{repository}:{version}.{deployment}")
+            owners.discard(deployment)
+        if owners <= {None}:  # claimed by nobody now
+            _untag(client, f"{repository}:{version}")
+
+
+def _untag(client: docker.DockerClient, tag: str) -> None:
+    with contextlib.suppress(APIError):  # in use by a container, or gone meanwhile
+        client.images.remove(tag)
 
 
 def ensure_image(
-    client: docker.DockerClient, offline: bool | None = None, progress: Progress = lambda _: None
+    client: docker.DockerClient, offline: bool | None = None, progress: Progress = lambda _: None,
+    deployment: str = "default",
 ) -> str:
-    """The current sandbox image's tag, building it first when it is missing."""
+    """The current sandbox image's tag, building it first when it is missing; claimed for
+    ``deployment`` either way."""
     tag = image_tag()
-    if not has_image(client, tag):
-        build_image(client, offline, progress)
+    if has_image(client, tag):
+        claim_image(client, tag, deployment)
+    else:
+        build_image(client, offline, progress, deployment)
     return tag

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import docker
 import pytest
 
 from judge.grading import grade
@@ -384,6 +387,61 @@ def test_sweep_removes_only_expired_leftovers(docker_sandbox: DockerSandbox) -> 
         assert expired.id not in ids and alive.id in ids
     finally:
         alive.remove(force=True)
+
+
+def test_sweep_leaves_another_deployments_containers_until_they_expire(docker_sandbox: DockerSandbox) -> None:
+    """Two judges on one engine: each takes its own abandoned leftovers, and anyone's expired
+    ones, never the other's that are merely waiting (created, not started: abandoned at once
+    with abandoned_after=0, had they been its own)."""
+    from sandbox.docker_runner import sweep_leftovers
+
+    client = docker_sandbox.client
+    later = time.time() + 600
+
+    def made(deployment: str, expires: float) -> str:
+        options = container_options(Limits(), expires=expires, deployment=deployment)
+        return str(client.containers.create(docker_sandbox.image, **options).id)
+
+    ours, theirs = made("sweep-ours", later), made("sweep-theirs", later)
+    theirs_expired = made("sweep-theirs", 1)
+    try:
+        sweep_leftovers(client, abandoned_after=0, deployment="sweep-ours")
+        ids = {c.id for c in client.containers.list(all=True, sparse=True, filters={"label": LABEL})}
+        assert ours not in ids and theirs_expired not in ids
+        assert theirs in ids
+        sweep_leftovers(client, abandoned_after=0, deployment="sweep-theirs")
+        assert theirs not in {c.id for c in client.containers.list(all=True, sparse=True, filters={"label": LABEL})}
+    finally:
+        for ident in (ours, theirs, theirs_expired):
+            with contextlib.suppress(docker.errors.NotFound):
+                client.api.remove_container(ident, force=True)
+
+
+def test_an_image_goes_only_once_no_deployment_claims_it(docker_sandbox: DockerSandbox) -> None:
+    """Tags of a repository of the test's own, all naming the real sandbox image (a tag is
+    removed by name: the image itself stays while any tag does)."""
+    from sandbox.image import claim_image
+
+    client = docker_sandbox.client
+    repository = f"metrics-judge-claims-test-{uuid.uuid4().hex[:8]}"
+    image = client.images.get(docker_sandbox.image)
+    for tag in ("old1", "old1.alpha", "old2", "cur"):
+        image.tag(repository, tag)
+
+    def tags() -> set[str]:
+        return {t.rpartition(":")[2] for i in client.images.list(name=repository) for t in i.tags
+                if t.startswith(f"{repository}:")}
+
+    try:
+        claim_image(client, f"{repository}:cur", "beta")
+        # old2 was nobody's: gone; old1 is alpha's: kept; cur is beta's now.
+        assert tags() == {"old1", "old1.alpha", "cur", "cur.beta"}
+        claim_image(client, f"{repository}:cur", "alpha")
+        assert tags() == {"cur", "cur.alpha", "cur.beta"}
+    finally:
+        for tag in tags():
+            client.images.remove(f"{repository}:{tag}")
+    assert client.images.get(docker_sandbox.image).id == image.id  # the real image untouched
 
 
 def test_hidden_inputs_are_not_in_the_container_while_public_tests_run(
