@@ -293,6 +293,24 @@ def exposition(queue_depth: QueueDepthCollector | None = None) -> bytes:
     return bytes(prometheus_client.generate_latest(registry))
 
 
+def serve(port: int) -> None:
+    """Serve this process's folder's values (every process that shares it) at
+    ``http://0.0.0.0:PORT/metrics``, in a thread: a worker's own endpoint, for a Prometheus that
+    scrapes each worker container (the API's /metrics sees only the processes on its own host).
+    No queue depths here: those are the API's, read once for everyone."""
+    if _metrics is None:
+        raise RuntimeError("metrics.start() was not called in this process")
+    registry = prometheus_client.CollectorRegistry()
+    MultiProcessCollector(registry, path=str(METRICS_DIR))  # type: ignore[no-untyped-call]
+    try:
+        prometheus_client.start_http_server(port, registry=registry)
+    except OSError as exc:  # another process of the host took it (`judge serve` runs several)
+        log.warning("metrics not served on port %d (%s); the API's /metrics has them on this host",
+                    port, exc.strerror)
+        return
+    log.info("metrics served on port %d", port)
+
+
 # ---------------------------------------------------------------------------------------------
 # Celery's pool processes: a process that ends takes its live gauges with it
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import quote
 
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -143,11 +144,32 @@ class Settings(BaseSettings):
     # headers only on a connection from one of these; from anyone else they are ignored.
     forwarded_allow_ips: str = "127.0.0.1"
 
+    # A worker serves its metrics on this port (http://HOST:PORT/metrics) for a Prometheus that
+    # scrapes every worker container (deploy/prometheus/); None: only the API's /metrics.
+    metrics_port: Annotated[int, Field(ge=1, le=65535)] | None = None
+    # Passwords kept out of the URLs and the environment (compose's secrets): a file holding the
+    # database's password, put into JUDGE_DATABASE_URL, and one holding Redis's, put into
+    # JUDGE_BROKER_URL. A file that is missing, empty or holds a well-known default stops the
+    # service at start (``SettingsError``): a stack never runs on a password someone can guess.
+    database_password_file: Path | None = None
+    broker_password_file: Path | None = None
+
     def resolved_database_url(self) -> str:
-        return self.database_url or f"sqlite:///{self.data_dir / 'judge.db'}"
+        url = self.database_url or f"sqlite:///{self.data_dir / 'judge.db'}"
+        if self.database_password_file is None:
+            return url
+        from sqlalchemy import make_url
+
+        secret = read_secret(self.database_password_file, "JUDGE_DATABASE_PASSWORD_FILE")
+        return make_url(url).set(password=secret).render_as_string(hide_password=False)
 
     def resolved_broker_url(self) -> str:
-        return self.broker_url or "filesystem://"
+        url = self.broker_url or "filesystem://"
+        if self.broker_password_file is None:
+            return url
+        scheme, separator, rest = url.partition("://")
+        secret = read_secret(self.broker_password_file, "JUDGE_BROKER_PASSWORD_FILE")
+        return f"{scheme}{separator}:{quote(secret, safe='')}@{rest.rpartition('@')[2]}"
 
     @property
     def broker_folder(self) -> Path:
@@ -158,12 +180,32 @@ class SettingsError(ValueError):
     """A JUDGE_ variable (or a line of the .env file) whose value does not fit; names it."""
 
 
+# Passwords shipped in examples and guessed first: a secret file holding one is refused.
+DEFAULT_PASSWORDS = frozenset({"", "judge", "password", "postgres", "redis", "secret", "changeme",
+                               "change-me", "admin"})
+
+
+def read_secret(path: Path, name: str) -> str:
+    """The first line of a secret file; SettingsError when it is unreadable or guessable."""
+    try:
+        secret = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise SettingsError(f"{name} is {str(path)!r}: cannot read it ({exc.strerror})") from None
+    if secret.lower() in DEFAULT_PASSWORDS or len(secret) < 12:
+        raise SettingsError(f"{name} is {str(path)!r}: it holds an empty, short (under 12 characters) or "
+                            "default password; make a random one (scripts/stack-secrets)")
+    return secret
+
+
 @lru_cache
 def get_settings() -> Settings:
     try:
-        return Settings()
+        settings = Settings()
     except ValidationError as exc:
         raise SettingsError(_describe(exc)) from None
+    settings.resolved_database_url()  # the secret files readable, and no default password
+    settings.resolved_broker_url()
+    return settings
 
 
 def _describe(exc: ValidationError) -> str:

@@ -134,6 +134,9 @@ def _start_metrics(**_: Any) -> None:
     metrics and their folder, and the main process (which runs the tasks under --pool threads)
     records as well."""
     metrics.start()
+    port = get_settings().metrics_port
+    if port is not None:
+        metrics.serve(port)
 
 
 def backoff(retries: int) -> float:

@@ -1,5 +1,7 @@
 """docker-compose.yml: every service comes back by itself after it exits (a crash, a reboot, an
-engine restart), until it is stopped on purpose. Read as text: the project needs no YAML parser,
+engine restart), until it is stopped on purpose; each has memory and process limits; no password
+is in the file; only the proxy is reachable from outside. tests/deploy/test_compose_stack.py runs
+it. Read as text: the project needs no YAML parser,
 and the file's layout (two-space indents, one service per key) is its own."""
 
 from __future__ import annotations
@@ -30,3 +32,24 @@ def test_every_service_restarts_unless_stopped() -> None:
     assert {"postgres", "redis", "api", "worker"} <= set(services), services.keys()
     for name, lines in services.items():
         assert "    restart: unless-stopped" in lines, f"service {name} has no restart policy"
+
+
+def test_every_service_has_memory_and_process_limits() -> None:
+    for name, lines in _services().items():
+        assert any(re.fullmatch(r"    mem_limit: \d+[mg]", line) for line in lines), f"{name}: no mem_limit"
+        assert any(re.fullmatch(r"    pids_limit: \d+", line) for line in lines), f"{name}: no pids_limit"
+
+
+def test_no_password_is_written_in_the_file_and_only_the_proxy_is_published() -> None:
+    text = COMPOSE.read_text()
+    assert "judge:judge@" not in text and "POSTGRES_PASSWORD:" not in text
+    assert "requirepass" not in text  # Redis reads its password from its secret, not a command line
+    services = _services()
+    for name, lines in services.items():
+        published = "    ports:" in lines
+        if name == "prometheus":
+            assert '      - "127.0.0.1:${STACK_PROMETHEUS_PORT:-9090}:9090"' in lines
+        else:
+            assert published == (name == "proxy"), f"{name} publishes a port"
+    for name in ("api", "worker", "validation-worker", "webhook-worker"):
+        assert "    secrets: *judge-secrets" in services[name], name
