@@ -22,7 +22,7 @@ def test_post_with_wait_answers_with_the_verdict(service: Service) -> None:
     summary = service.client.get(f"/api/v1/submissions/{body['id']}", headers=bearer(service.learner),
                                  params={"view": "summary"}).json()
     assert summary == {"view": "summary", "id": body["id"], "status": "done", "verdict": "accepted",
-                       "score": 1.0, "passed": 2, "total": 2}
+                       "score": 1.0, "passed": 2, "total": 2, "held": False}
 
 
 def test_a_batch_is_judged_item_by_item(service: Service) -> None:
