@@ -47,6 +47,7 @@ class Stack:
     port: int
     network: str
     deployment: str
+    subnet: str  # its first three octets, e.g. 10.232.7
 
     def compose(self, *args: str, stdin: str | None = None, check: bool = True,
                 timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -104,10 +105,11 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     assert subprocess.run([str(folder / "scripts" / "stack-secrets")], cwd=folder).returncode == 0
     octet = random.randint(1, 250)
     tag = uuid.uuid4().hex[:8]
-    made = Stack(folder, f"judgestack{tag}", free_port(), f"judgestack{tag}_default", f"stacktest-{tag}")
+    made = Stack(folder, f"judgestack{tag}", free_port(), f"judgestack{tag}_default", f"stacktest-{tag}",
+                 f"10.232.{octet}")
     env = (folder / ".env").read_text(encoding="utf-8")
-    env += (f"STACK_HTTPS_PORT={made.port}\nSTACK_PUBLIC_URL={made.url}\nSTACK_SUBNET=10.232.{octet}.0/24\n"
-            f"STACK_PROXY_ADDRESS=10.232.{octet}.10\nSTACK_DEPLOYMENT={made.deployment}\n")
+    env += (f"STACK_HTTPS_PORT={made.port}\nSTACK_PUBLIC_URL={made.url}\nSTACK_SUBNET={made.subnet}.0/24\n"
+            f"STACK_PROXY_ADDRESS={made.subnet}.10\nSTACK_DEPLOYMENT={made.deployment}\n")
     (folder / ".env").write_text(env, encoding="utf-8")
     try:
         made.compose("up", "-d")
@@ -124,11 +126,12 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             subprocess.run(["docker", "rmi", claim], capture_output=True, check=False)
 
 
-def inside(stack: Stack, code: str) -> subprocess.CompletedProcess[str]:
-    """Python run in a new container on the stack's network (an address of its own), as a
-    client behind the proxy."""
-    return subprocess.run(["docker", "run", "--rm", "--network", stack.network, "metrics-judge-service:latest",
-                           "python", "-c", code], capture_output=True, text=True, timeout=120)
+def inside(stack: Stack, host: int, code: str) -> subprocess.CompletedProcess[str]:
+    """Python run in a new container on the stack's network at address ``.host`` of its subnet
+    (given: Docker hands a freed address to the next container), as a client behind the proxy."""
+    return subprocess.run(["docker", "run", "--rm", "--network", stack.network, "--ip", f"{stack.subnet}.{host}",
+                           "metrics-judge-service:latest", "python", "-c", code],
+                          capture_output=True, text=True, timeout=120)
 
 
 SIGN_INS = """
@@ -175,9 +178,9 @@ def test_the_documented_stack_runs_offline_behind_tls_and_backs_up(stack: Stack)
 
     # Two clients behind the proxy, limited apart: the first, forging X-Forwarded-For, is
     # refused after 20 failures from its address; the second is still only told "wrong".
-    first = json.loads(inside(stack, SIGN_INS.format(count=21)).stdout)
+    first = json.loads(inside(stack, 201, SIGN_INS.format(count=21)).stdout)
     assert first[:20] == [401] * 20 and first[20] == 429, first
-    second = json.loads(inside(stack, SIGN_INS.format(count=1)).stdout)
+    second = json.loads(inside(stack, 202, SIGN_INS.format(count=1)).stdout)
     assert second == [401], second
 
     # Every worker's own metrics endpoint, read inside the stack.
