@@ -190,7 +190,8 @@ def test_the_documented_stack_runs_offline_behind_tls_and_backs_up(stack: Stack)
                and 'verdict="accepted"' in line and 'mode="submit"' in line]
     assert [line.rsplit(" ", 1)[1] for line in counted] == ["1.0"], judged[-2000:]
     for service in ("validation-worker", "webhook-worker"):
-        assert "judge_verdicts" in stack.compose("exec", "-T", service, "python", "-c", scrape).stdout
+        assert "# TYPE judge_warm_pool_containers gauge" in stack.compose("exec", "-T", service, "python", "-c",
+                                                                           scrape).stdout, service
 
     # A backup, restored into a new database of the same server.
     assert stack.run_in_api("judge", "backup", "/data/stack.backup.gz").returncode == 0
