@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import docker
@@ -51,6 +52,9 @@ WARM_LABEL = "metrics-judge.warm"  # made ahead by a pool (for audits; the sweep
 # host:pid of the process that made the container and holds its attachment (for audits, and for
 # telling a live worker's waiting containers from a killed one's orphans).
 OWNER_LABEL = "metrics-judge.owner"
+# When that process started (clock ticks after boot, /proc/PID/stat): a pid used again by a
+# later process (a restarted container's processes get the same pids) is not taken for it.
+OWNER_STARTED_LABEL = "metrics-judge.owner-started"
 # The deployment (JUDGE_DEPLOYMENT) that made it: another one's sweep leaves it alone until it expires.
 DEPLOYMENT_LABEL = "metrics-judge.deployment"
 # The supervisor's only privileges: becoming a learner uid, and killing learner processes.
@@ -162,7 +166,8 @@ def container_options(limits: Limits, expires: float, runtime: str = "runc",
         "log_config": LogConfig(type="none"),  # nothing the container prints reaches the disk
         "runtime": runtime,
         "labels": {LABEL: "1", EXPIRES_LABEL: str(int(expires)), DEPLOYMENT_LABEL: deployment,
-                   OWNER_LABEL: f"{socket.gethostname()}:{os.getpid()}"},
+                   OWNER_LABEL: f"{socket.gethostname()}:{os.getpid()}",
+                   OWNER_STARTED_LABEL: _started(os.getpid()) or ""},
         "stdin_open": True,
         "detach": False,  # with stdin_open: stdin closes when the host's attachment ends
     }
@@ -593,6 +598,27 @@ def _stopped_at(client: docker.DockerClient, summary: dict[str, Any]) -> float |
         return None
 
 
+def _started(pid: int) -> str | None:
+    """When process ``pid`` of this host started (clock ticks after boot), or None without one."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The name (field 2) may hold spaces and parentheses: the fields after it follow the last ')'.
+    return stat.rpartition(")")[2].split()[19]
+
+
+def _owner_gone(labels: dict[str, str]) -> bool:
+    """Whether the process that made a container (its owner labels), a process of this host (this
+    container, in a stack), has ended. Unknown (another host, no start time) reads as alive: the
+    container then waits for the other rules."""
+    host, _, pid = labels.get(OWNER_LABEL, "").rpartition(":")
+    started = labels.get(OWNER_STARTED_LABEL, "")
+    if host != socket.gethostname() or not pid.isdigit() or not started:
+        return False
+    return _started(int(pid)) != started
+
+
 def sweep_leftovers(client: docker.DockerClient, abandoned_after: float = ABANDONED_AFTER,
                     deployment: str = "default") -> int:
     """Remove sandbox containers whose deadline has passed, and this deployment's abandoned ones;
@@ -604,8 +630,10 @@ def sweep_leftovers(client: docker.DockerClient, abandoned_after: float = ABANDO
     margin (a warm one is only taken for a run that ends before its label does). Abandoned:
     stopped for ``abandoned_after`` seconds (its worker was killed: a live one removes a finished
     container within moments), or still created that long after it was (an engine that failed
-    between create and start). Removing a stopped container its worker still meant to remove
-    costs nothing: that worker's removal then finds it gone.
+    between create and start), or stopped when the process that made it (its owner label, on this
+    host) no longer runs: a worker killed and restarted sweeps its predecessor's at once. Removing
+    a stopped container its worker still meant to remove costs nothing: that worker's removal then
+    finds it gone.
     """
     removed = 0
     now = time.time()
@@ -619,6 +647,8 @@ def sweep_leftovers(client: docker.DockerClient, abandoned_after: float = ABANDO
         abandoned = False
         if labels.get(DEPLOYMENT_LABEL) != deployment:
             pass  # someone else's: only its deadline counts
+        elif state in ("exited", "dead") and _owner_gone(labels):
+            abandoned = True  # its maker, a process of this host, is dead: nobody will remove it
         elif state in ("exited", "dead") and now - since > abandoned_after:
             since = _stopped_at(client, summary) or since
             abandoned = now - since > abandoned_after

@@ -218,18 +218,24 @@ def test_a_killed_worker_process_comes_back_and_down_v_leaves_nothing(stack: Sta
         assert time.monotonic() < deadline, after["State"]
         time.sleep(1)
 
+    # The killed process's sandboxes stopped with it; its successor sweeps them as it starts.
+    deadline = time.monotonic() + 60
+    while sandboxes_of(stack, "exited"):
+        assert time.monotonic() < deadline, sandboxes_of(stack, "exited")
+        time.sleep(1)
+
     stack.compose("down", "-v", timeout=180)
     label = f"com.docker.compose.project={stack.project}"
     for kind in ("ps", "volume ls", "network ls"):
         left = subprocess.run(["docker", *kind.split(), "-q", "--filter", f"label={label}"] + (
             ["-a"] if kind == "ps" else []), capture_output=True, text=True, check=True).stdout.split()
         assert left == [], f"docker {kind}: {left}"
-    deadline = time.monotonic() + 30
-    while True:  # the workers' sandboxes, removed as they stop
-        sandboxes = subprocess.run(["docker", "ps", "-aq", "--filter",
-                                    f"label=metrics-judge.deployment={stack.deployment}"],
-                                   capture_output=True, text=True, check=True).stdout.split()
-        if not sandboxes:
-            break
-        assert time.monotonic() < deadline, sandboxes
-        time.sleep(1)
+    assert sandboxes_of(stack) == []  # the workers removed theirs as they stopped
+
+
+def sandboxes_of(stack: Stack, status: str | None = None) -> list[str]:
+    filters = ["--filter", f"label=metrics-judge.deployment={stack.deployment}"]
+    if status:
+        filters += ["--filter", f"status={status}"]
+    return subprocess.run(["docker", "ps", "-aq", *filters], capture_output=True, text=True,
+                          check=True).stdout.split()

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
+import socket
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -413,6 +416,41 @@ def test_sweep_leaves_another_deployments_containers_until_they_expire(docker_sa
         assert theirs not in {c.id for c in client.containers.list(all=True, sparse=True, filters={"label": LABEL})}
     finally:
         for ident in (ours, theirs, theirs_expired):
+            with contextlib.suppress(docker.errors.NotFound):
+                client.api.remove_container(ident, force=True)
+
+
+def test_a_dead_owners_stopped_containers_are_swept_at_once(docker_sandbox: DockerSandbox) -> None:
+    """A worker killed and restarted (its processes get the same pids again) sweeps what its
+    predecessor left as soon as it starts, not a minute later: the owner's start time tells."""
+    from sandbox.docker_runner import OWNER_LABEL, OWNER_STARTED_LABEL, _started, sweep_leftovers
+
+    client = docker_sandbox.client
+    gone = subprocess.Popen(["sleep", "30"])
+    dead_owner = {OWNER_LABEL: f"{socket.gethostname()}:{gone.pid}", OWNER_STARTED_LABEL: _started(gone.pid) or ""}
+    gone.kill()
+    gone.wait()
+    # The same pid with another start time is someone else: the owner is gone all the same.
+    reused = {OWNER_LABEL: f"{socket.gethostname()}:{os.getpid()}", OWNER_STARTED_LABEL: "1"}
+    alive = {OWNER_LABEL: f"{socket.gethostname()}:{os.getpid()}", OWNER_STARTED_LABEL: _started(os.getpid()) or ""}
+
+    def stopped(owner: dict[str, str]) -> str:
+        options = container_options(Limits(), expires=time.time() + 600, deployment="owner-test")
+        options["labels"].update(owner)
+        made = client.containers.create(docker_sandbox.image, **options)
+        made.start()
+        made.kill()  # stopped, as a sandbox is once its owner's attachment is gone
+        made.wait(timeout=30)
+        return str(made.id)
+
+    ids = {name: stopped(owner) for name, owner in (("dead", dead_owner), ("reused", reused), ("alive", alive))}
+    try:
+        sweep_leftovers(client, abandoned_after=3600, deployment="owner-test")
+        left = {c.id for c in client.containers.list(all=True, sparse=True, filters={"label": LABEL})}
+        assert ids["dead"] not in left and ids["reused"] not in left
+        assert ids["alive"] in left  # its maker may still remove it: the minute's rule decides
+    finally:
+        for ident in ids.values():
             with contextlib.suppress(docker.errors.NotFound):
                 client.api.remove_container(ident, force=True)
 
