@@ -48,6 +48,7 @@ class Stack:
     network: str
     deployment: str
     subnet: str  # its first three octets, e.g. 10.232.7
+    prometheus_port: int
 
     def compose(self, *args: str, stdin: str | None = None, check: bool = True,
                 timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -99,26 +100,27 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     folder = tmp_path_factory.mktemp("stack") / "judge"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(folder)], check=True)
     (folder / ".venv").symlink_to(ROOT / ".venv")  # scripts/setup's, which stack-images needs
-    built = subprocess.run([str(folder / "scripts" / "stack-images")], cwd=folder, capture_output=True,
-                           text=True, timeout=1800)
+    built = subprocess.run([str(folder / "scripts" / "stack-images"), "--monitoring"], cwd=folder,
+                           capture_output=True, text=True, timeout=1800)
     assert built.returncode == 0, built.stderr
     assert subprocess.run([str(folder / "scripts" / "stack-secrets")], cwd=folder).returncode == 0
     octet = random.randint(1, 250)
     tag = uuid.uuid4().hex[:8]
     made = Stack(folder, f"judgestack{tag}", free_port(), f"judgestack{tag}_default", f"stacktest-{tag}",
-                 f"10.232.{octet}")
+                 f"10.232.{octet}", free_port())
     env = (folder / ".env").read_text(encoding="utf-8")
     env += (f"STACK_HTTPS_PORT={made.port}\nSTACK_PUBLIC_URL={made.url}\nSTACK_SUBNET={made.subnet}.0/24\n"
-            f"STACK_PROXY_ADDRESS={made.subnet}.10\nSTACK_DEPLOYMENT={made.deployment}\n")
+            f"STACK_PROXY_ADDRESS={made.subnet}.10\nSTACK_DEPLOYMENT={made.deployment}\n"
+            f"STACK_PROMETHEUS_PORT={made.prometheus_port}\n")
     (folder / ".env").write_text(env, encoding="utf-8")
     try:
-        made.compose("up", "-d")
+        made.compose("--profile", "monitoring", "up", "-d")
         healthy(made)
         yield made
     finally:
         logs = made.compose("logs", "--no-color", "--tail", "200", check=False).stdout
         (tmp_path_factory.getbasetemp() / f"{made.project}.log").write_text(logs, encoding="utf-8")
-        made.compose("down", "-v", "--remove-orphans", check=False, timeout=180)
+        made.compose("--profile", "monitoring", "down", "-v", "--remove-orphans", check=False, timeout=180)
         # The stack's claim on the sandbox image (sandbox/image.py), which no other run will drop.
         claims = subprocess.run(["docker", "images", "--format", "{{.Repository}}:{{.Tag}}", "metrics-judge-sandbox"],
                                 capture_output=True, text=True, check=False).stdout.split()
@@ -193,6 +195,19 @@ def test_the_documented_stack_runs_offline_behind_tls_and_backs_up(stack: Stack)
         assert "# TYPE judge_warm_pool_containers gauge" in stack.compose("exec", "-T", service, "python", "-c",
                                                                            scrape).stdout, service
 
+    # Prometheus, as deploy/prometheus/prometheus.yml has it, scrapes the API and every worker.
+    wanted = {("judge-api", "api"), ("judge-workers", "worker"), ("judge-workers", "validation-worker"),
+              ("judge-workers", "webhook-worker")}
+    deadline = time.monotonic() + 120
+    while True:
+        targets = httpx.get(f"http://127.0.0.1:{stack.prometheus_port}/api/v1/targets", timeout=10).json()
+        up = {(t["labels"]["job"], t["labels"].get("service", "api")) for t in targets["data"]["activeTargets"]
+              if t["health"] == "up"}
+        if up >= wanted:
+            break
+        assert time.monotonic() < deadline, targets["data"]["activeTargets"]
+        time.sleep(3)
+
     # A backup, restored into a new database of the same server.
     assert stack.run_in_api("judge", "backup", "/data/stack.backup.gz").returncode == 0
     as_judge = 'PGPASSWORD="$(cat /run/secrets/db_password)" exec "$@"'
@@ -224,7 +239,7 @@ def test_a_killed_worker_process_comes_back_and_down_v_leaves_nothing(stack: Sta
         assert time.monotonic() < deadline, sandboxes_of(stack, "exited")
         time.sleep(1)
 
-    stack.compose("down", "-v", timeout=180)
+    stack.compose("--profile", "monitoring", "down", "-v", timeout=180)
     label = f"com.docker.compose.project={stack.project}"
     for kind in ("ps", "volume ls", "network ls"):
         left = subprocess.run(["docker", *kind.split(), "-q", "--filter", f"label={label}"] + (
