@@ -1,9 +1,11 @@
 """A second Docker engine on this machine, standing in for a second worker host.
 
 Its own socket, data root, exec root (and so its own containerd), pid file and configuration,
-started with no bridge and no iptables or forwarding changes: it never touches the main engine's
-networking, and the sandbox needs none (it runs with --network none). Stopped and removed with
-everything it made, whatever happened in between.
+a bridge of its own and no iptables or forwarding changes: it never touches the main engine's
+networking, and the sandbox needs none (it runs with --network none). Not --bridge=none: a
+dockerd told so deletes the host's docker0, the main engine's, and every later build or
+container on the default network fails. Stopped and removed with everything it made (its bridge
+too), whatever happened in between.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class SecondEngine:
         self.runtimes = runtimes or {}
         self.process: subprocess.Popen[bytes] | None = None
         self._client: docker.DockerClient | None = None
+        self.bridge = f"judge2-{self.folder.name[-6:]}"[:15]  # an interface name: 15 bytes at most
 
     @property
     def client(self) -> docker.DockerClient:
@@ -48,11 +51,16 @@ class SecondEngine:
         # A file of its own, so the machine's /etc/docker/daemon.json (the main engine's) is not
         # read; runtimes other than runc only when the sandbox is set to use one.
         config.write_text(json.dumps({"runtimes": self.runtimes} if self.runtimes else {}))
+        if not Path(f"/sys/class/net/{self.bridge}").exists():
+            # An address from the test-net range of RFC 5737: routed nowhere, clashing with nothing.
+            for step in (["link", "add", "name", self.bridge, "type", "bridge"],
+                         ["addr", "add", "192.0.2.1/24", "dev", self.bridge]):
+                subprocess.run(["ip", *step], check=True, capture_output=True)
         command = [
             "dockerd", "--config-file", str(config), "--host", self.url,
             "--data-root", str(self.folder / "data"), "--exec-root", str(self.folder / "exec"),
             "--pidfile", str(self.folder / "dockerd.pid"),
-            "--bridge=none", "--iptables=false", "--ip6tables=false", "--ip-forward=false",
+            f"--bridge={self.bridge}", "--iptables=false", "--ip6tables=false", "--ip-forward=false",
             "--ip-masq=false", "--log-level=warn",
         ]
         with self.log.open("wb") as sink:
@@ -117,6 +125,7 @@ class SecondEngine:
         for mount in reversed(self._mounts()):  # innermost first
             subprocess.run(["umount", "-l", mount], check=False, capture_output=True)
         shutil.rmtree(self.folder, ignore_errors=True)
+        subprocess.run(["ip", "link", "del", self.bridge], check=False, capture_output=True)
 
     def _leftover_pids(self) -> list[int]:
         found = []
