@@ -116,12 +116,11 @@ def create(
     user can also sign in to the pages."""
     from judge.engine_commands import fail
     from judge.errors import DomainError
-    from service.bootstrap import prepare_database
     from service.db.session import session_scope
     from service.users import create_user
 
     password = _password_from_stdin() if password_stdin else None
-    prepare_database()
+    prepared_database()
     try:
         with session_scope() as session:
             _, token = create_user(session, name, role, password)
@@ -136,14 +135,13 @@ def set_password_command(name: str, password_stdin: PasswordStdin = False) -> No
     from judge.engine_commands import fail
     from judge.errors import DomainError
     from service.accounts import set_password
-    from service.bootstrap import prepare_database
     from service.db.session import session_scope
     from service.users import user_named
 
     if not password_stdin:
         raise fail("give the password on standard input with --password-stdin (never as an argument)")
     password = _password_from_stdin()
-    prepare_database()
+    prepared_database()
     try:
         with session_scope() as session:
             set_password(session, user_named(session, name), password)
@@ -192,6 +190,18 @@ def restore(file: BackupFile) -> None:
               f"{summary.revision}) from {file}", highlight=False)
 
 
+def prepared_database() -> list[str]:
+    """``prepare_database``, with a database a newer judge migrated refused in one line."""
+    from judge.engine_commands import fail
+    from service.bootstrap import prepare_database
+    from service.db.migrate import NewerSchema
+
+    try:
+        return prepare_database()
+    except NewerSchema as exc:
+        raise fail(str(exc)) from exc
+
+
 def wait_for_the_engine() -> None:
     """A worker started before its Docker engine answers (a host booting, an engine restarting)
     waits for it instead of exiting, and takes work once it answers."""
@@ -209,9 +219,8 @@ def worker(concurrency: Annotated[int, typer.Option(help="parallel submissions")
     """Run a Celery worker (with the recovery beat) that judges in the Docker sandbox; started
     before the Docker engine answers, it waits for it."""
     from judge.engine_commands import open_sandbox
-    from service.bootstrap import prepare_database
 
-    prepare_database()
+    prepared_database()
     wait_for_the_engine()
     open_sandbox()  # build the image before taking work, so the first submission doesn't wait
     os.execv(sys.executable, worker_command(concurrency, log_level("INFO")))
@@ -222,10 +231,9 @@ def validation_worker(concurrency: Annotated[int | None, typer.Option(
     """Run a Celery worker that validates authors' drafts in the Docker sandbox, apart from the
     worker that judges learners."""
     from judge.engine_commands import open_sandbox
-    from service.bootstrap import prepare_database
     from service.settings import get_settings
 
-    prepare_database()
+    prepared_database()
     wait_for_the_engine()
     open_sandbox()
     os.execv(sys.executable, validation_worker_command(
@@ -304,7 +312,7 @@ def serve(
     (--verbose: everything)."""
     from judge.engine_commands import open_sandbox
     from service import http_server, metrics
-    from service.bootstrap import first_admin_token, prepare_database
+    from service.bootstrap import first_admin_token
     from service.settings import get_settings
     from service.supervision import Supervised
 
@@ -321,7 +329,7 @@ def serve(
         level = "INFO" if verbose else log_level("WARNING")
         detailed = logging.getLevelNamesMapping()[level] <= logging.INFO
         host, port = host or settings.host, port or settings.port
-        changes = prepare_database()
+        changes = prepared_database()
         # A problem folder that could not be loaded is an error, always shown; the folders that
         # were loaded are counted unless detailed.
         quiet = [c for c in changes if not detailed and not c.startswith("skipped ")]

@@ -3,8 +3,12 @@ both ways."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -48,3 +52,26 @@ def test_0011_leaves_every_problem_already_authored_unshared(tmp_path: Path) -> 
         assert "shareable" not in {c["name"] for c in inspect(engine).get_columns("problems")}
     finally:
         engine.dispose()
+
+
+def test_a_database_a_newer_judge_migrated_is_refused_clearly(tmp_path: Path) -> None:
+    """An older worker host against a database the upgraded API migrated: one clear line, and
+    nothing touched (alembic alone would stop on an unknown revision with a traceback)."""
+    from service.db.migrate import NewerSchema, upgrade
+
+    url = f"sqlite:///{tmp_path / 'newer.db'}"
+    upgrade(url)
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("UPDATE alembic_version SET version_num = '0099'"))
+        with pytest.raises(NewerSchema, match=r"schema revision 0099, which this judge does not know"):
+            upgrade(url)
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0099"
+    finally:
+        engine.dispose()
+    done = subprocess.run([sys.executable, "-m", "service.cli", "users", "create", "late"], capture_output=True,
+                          text=True, env={**os.environ, "JUDGE_DATABASE_URL": url}, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("error: the database is at schema revision 0099")
+    assert "Traceback" not in done.stderr
