@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import logging
 import os
+import ssl
 import warnings
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from celery import Celery, bootsteps
 from celery.exceptions import SecurityWarning
@@ -96,11 +98,31 @@ class RecoverOnConnect(bootsteps.StartStopStep):  # type: ignore[misc]  # Celery
             log.warning("no recovery sent on connecting to the broker: %s", exc)
 
 
+CERT_REQS = {"required": ssl.CERT_REQUIRED, "optional": ssl.CERT_OPTIONAL, "none": ssl.CERT_NONE}
+
+
+def broker_tls(url: str) -> dict[str, Any] | None:
+    """For a ``rediss://`` broker, the TLS options its URL names (``ssl_ca_certs``, ``ssl_certfile``,
+    ``ssl_keyfile``, ``ssl_cert_reqs``), which kombu reads only from Celery's broker_use_ssl, never
+    from the URL; the server's certificate is checked unless the URL says ``ssl_cert_reqs=none``.
+    None for any other broker. (redis-py, the announcements' client, reads the URL itself.)"""
+    parts = urlsplit(url.split(";", 1)[0].strip())
+    if parts.scheme != "rediss":
+        return None
+    query = dict(parse_qsl(parts.query))
+    wanted = query.get("ssl_cert_reqs", "required").lower()
+    options: dict[str, Any] = {"ssl_cert_reqs": CERT_REQS.get(wanted, ssl.CERT_REQUIRED)}
+    files = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
+    options.update({key: query[key] for key in files if key in query})
+    return options
+
+
 def make_celery(settings: Settings) -> Celery:
     app = Celery("judge", include=["service.tasks"])
     app.conf.update(
         broker_url=settings.resolved_broker_url(),
         broker_transport_options=transport_options(settings),
+        broker_use_ssl=broker_tls(settings.resolved_broker_url()),
         task_serializer=SERIALIZER,
         accept_content=[SERIALIZER],
         task_acks_late=True,  # tasks are idempotent: a redelivered one finds the claim

@@ -165,8 +165,9 @@ def backup(file: BackupFile) -> None:
         summary = backups.backup(get_engine(), file)
     except (DomainError, OSError) as exc:
         raise fail(str(exc)) from exc
+    # soft_wrap: one line whatever the terminal's width, so a long path is never broken.
     err.print(f"backed up {sum(summary.rows.values())} rows of {len(summary.rows)} tables (schema "
-              f"{summary.revision}) to {file}", highlight=False)
+              f"{summary.revision}) to {file}", highlight=False, soft_wrap=True)
 
 
 def restore(file: BackupFile) -> None:
@@ -187,7 +188,7 @@ def restore(file: BackupFile) -> None:
     except DomainError as exc:
         raise fail(str(exc)) from exc
     err.print(f"restored {sum(summary.rows.values())} rows of {len(summary.rows)} tables (schema "
-              f"{summary.revision}) from {file}", highlight=False)
+              f"{summary.revision}) from {file}", highlight=False, soft_wrap=True)
 
 
 def prepared_database() -> list[str]:

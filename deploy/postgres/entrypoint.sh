@@ -2,7 +2,8 @@
 # Starts PostgreSQL as its own user. On an empty data folder it first makes the cluster in UTF-8
 # (a SQL_ASCII one hands the judge bytes where it wants text), with POSTGRES_USER as its owner,
 # the password read from POSTGRES_PASSWORD_FILE (a compose secret), and the database POSTGRES_DB;
-# connections from the network must give that password (scram-sha-256).
+# connections from the network must give that password (scram-sha-256). With POSTGRES_TLS_CERT_FILE
+# and POSTGRES_TLS_KEY_FILE (compose secrets) it also speaks TLS, which worker hosts require.
 set -eu
 user=${POSTGRES_USER:-judge}
 database=${POSTGRES_DB:-judge}
@@ -30,4 +31,12 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
   as_postgres pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
   rm -f "$PGDATA/pg_hba.first"
 fi
-exec setpriv --reuid=postgres --regid=postgres --init-groups postgres -D "$PGDATA"
+set --
+if [ -n "${POSTGRES_TLS_CERT_FILE:-}" ] && [ -n "${POSTGRES_TLS_KEY_FILE:-}" ]; then
+  # Copies it may read: the key must belong to postgres and be no one else's to read.
+  mkdir -p /run/postgresql/tls
+  install -o postgres -g postgres -m 644 "$POSTGRES_TLS_CERT_FILE" /run/postgresql/tls/server.crt
+  install -o postgres -g postgres -m 600 "$POSTGRES_TLS_KEY_FILE" /run/postgresql/tls/server.key
+  set -- -c ssl=on -c ssl_cert_file=/run/postgresql/tls/server.crt -c ssl_key_file=/run/postgresql/tls/server.key
+fi
+exec setpriv --reuid=postgres --regid=postgres --init-groups postgres -D "$PGDATA" "$@"

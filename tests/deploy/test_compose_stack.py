@@ -3,9 +3,10 @@ clean clone: `scripts/stack-images`, `scripts/stack-secrets`, `docker-compose up
 docker-compose 1.29). Then, as an operator and their users would: the first admin made with
 `judge users create`, a sign-in through the TLS proxy (the certificate checked, the cookie
 Secure), two clients behind the proxy limited apart (and one that forges X-Forwarded-For
-limited all the same), a submission judged, every worker's metrics scraped (and /metrics kept
-from the outside), a backup restored into a new database, a killed worker process restarted,
-and `docker-compose down -v` leaving nothing behind.
+limited all the same), a submission judged, every worker's metrics scraped by Prometheus (and
+/metrics kept from the outside), a backup restored into a new database, a worker host on a second
+engine judging over TLS (docker-compose.worker-host.yml), a killed worker process restarted, and
+`docker-compose down -v` leaving nothing behind.
 
 The stack gets a project name, subnet, port and deployment of its own, so it neither meets a
 stack an operator runs on this machine nor the suite's other containers."""
@@ -30,6 +31,7 @@ import httpx
 import pytest
 
 from tests.deploy.conftest import require
+from tests.deploy.second_engine import SecondEngine
 from tests.utils.service_fixtures import free_port
 
 pytestmark = [pytest.mark.docker, pytest.mark.xdist_group("deploy"), pytest.mark.serial(
@@ -111,7 +113,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     env = (folder / ".env").read_text(encoding="utf-8")
     env += (f"STACK_HTTPS_PORT={made.port}\nSTACK_PUBLIC_URL={made.url}\nSTACK_SUBNET={made.subnet}.0/24\n"
             f"STACK_PROXY_ADDRESS={made.subnet}.10\nSTACK_DEPLOYMENT={made.deployment}\n"
-            f"STACK_PROMETHEUS_PORT={made.prometheus_port}\n")
+            f"STACK_PROMETHEUS_PORT={made.prometheus_port}\nSTACK_DB_PORT={free_port()}\n"
+            f"STACK_REDIS_TLS_PORT={free_port()}\nSTACK_HOST=localhost\nSTACK_WORKER_METRICS_PORT={free_port()}\n")
     (folder / ".env").write_text(env, encoding="utf-8")
     try:
         made.compose("--profile", "monitoring", "up", "-d")
@@ -220,6 +223,44 @@ def test_the_documented_stack_runs_offline_behind_tls_and_backs_up(stack: Stack)
                              "-U", "judge", "-d", "restored", "-At", "-c",
                              "SELECT verdict FROM submissions").stdout.split()
     assert verdicts == ["accepted"], verdicts
+
+
+def test_a_worker_host_judges_over_tls_while_the_stacks_worker_is_stopped(
+        stack: Stack, second_engine: SecondEngine) -> None:
+    """docker-compose.worker-host.yml on a second engine (another host's, as far as the stack can
+    tell), reaching the stack's published PostgreSQL and Redis over TLS by the name its
+    certificate has (localhost here), the certificate checked against the stack's authority."""
+    second_engine.load("metrics-judge-service:latest")
+    env = {**os.environ, "DOCKER_HOST": second_engine.url}
+    project = f"{stack.project}host"
+
+    def worker_host(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["docker-compose", "-p", project, "-f", "docker-compose.worker-host.yml", *args],
+                              cwd=stack.folder, env=env, capture_output=True, text=True, timeout=300)
+
+    stack.compose("stop", "worker")
+    try:
+        started = worker_host("up", "-d")
+        assert started.returncode == 0, started.stderr
+        token = stack.run_in_api("judge", "users", "create", f"far-{uuid.uuid4().hex[:6]}").stdout.split()[-1]
+        trusted = ssl.create_default_context(cafile=str(stack.certificate))
+        with httpx.Client(base_url=stack.url, verify=trusted, timeout=60) as https:
+            headers = {"Authorization": f"Bearer {token}"}
+            sent = https.post("/api/v1/submissions", headers=headers,
+                              json={"problem": "bleu_1gram", "code": SOLUTION, "mode": "submit"})
+            assert sent.status_code == 202, sent.text
+            deadline = time.monotonic() + 180
+            while (done := https.get(f"/api/v1/submissions/{sent.json()['id']}", params={"wait": 20},
+                                     headers=headers).json())["status"] != "done":
+                assert time.monotonic() < deadline, (done, worker_host("logs", "--tail", "50").stdout)
+        assert done["verdict"] == "accepted", done
+        # Judged on the second engine: its sandboxes carry the stack's deployment.
+        made_there = second_engine.client.containers.list(
+            all=True, sparse=True, filters={"label": f"metrics-judge.deployment={stack.deployment}"})
+        assert made_there, "the worker host started no sandbox"
+    finally:
+        worker_host("down", "-v")
+        stack.compose("start", "worker")
 
 
 def test_a_killed_worker_process_comes_back_and_down_v_leaves_nothing(stack: Stack) -> None:

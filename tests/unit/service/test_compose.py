@@ -1,6 +1,7 @@
 """docker-compose.yml: every service comes back by itself after it exits (a crash, a reboot, an
 engine restart), until it is stopped on purpose; each has memory and process limits; no password
-is in the file; only the proxy is reachable from outside. tests/deploy/test_compose_stack.py runs
+is in the file; only the proxy is reachable from outside (PostgreSQL and Redis, for worker
+hosts, only on the address the operator names). tests/deploy/test_compose_stack.py runs
 it. Read as text: the project needs no YAML parser,
 and the file's layout (two-space indents, one service per key) is its own."""
 
@@ -46,10 +47,12 @@ def test_no_password_is_written_in_the_file_and_only_the_proxy_is_published() ->
     assert "requirepass" not in text  # Redis reads its password from its secret, not a command line
     services = _services()
     for name, lines in services.items():
-        published = "    ports:" in lines
+        ports = [line for line in lines if line.startswith("      - \"") and line.count(":") >= 2]
         if name == "prometheus":
-            assert '      - "127.0.0.1:${STACK_PROMETHEUS_PORT:-9090}:9090"' in lines
+            assert ports == ['      - "127.0.0.1:${STACK_PROMETHEUS_PORT:-9090}:9090"']
+        elif name in ("postgres", "redis"):  # for worker hosts, over TLS, on STACK_BIND (this host by default)
+            assert len(ports) == 1 and ports[0].startswith('      - "${STACK_BIND:-127.0.0.1}:'), (name, ports)
         else:
-            assert published == (name == "proxy"), f"{name} publishes a port"
+            assert bool(ports) == (name == "proxy"), f"{name} publishes a port"
     for name in ("api", "worker", "validation-worker", "webhook-worker"):
         assert "    secrets: *judge-secrets" in services[name], name
