@@ -18,7 +18,10 @@ MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 def alembic_config(url: str | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", url or get_settings().resolved_database_url())
+    # Doubled: the option goes through configparser's interpolation, which reads a "%" of the
+    # URL's escapes (a quoted password, a query's path) as its own and stops.
+    url = url or get_settings().resolved_database_url()
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return config
 
 

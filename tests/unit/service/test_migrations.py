@@ -75,3 +75,16 @@ def test_a_database_a_newer_judge_migrated_is_refused_clearly(tmp_path: Path) ->
                           text=True, env={**os.environ, "JUDGE_DATABASE_URL": url}, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith("error: the database is at schema revision 0099")
     assert "Traceback" not in done.stderr
+
+
+def test_a_url_with_escapes_migrates(tmp_path: Path) -> None:
+    """A quoted password or a query holding a path ("%2F") must reach alembic as it is: its
+    configparser took "%" for its own interpolation and stopped."""
+    from service.db.migrate import upgrade
+
+    folder = tmp_path / "100% sure"
+    folder.mkdir()
+    upgrade(f"sqlite:///{folder / 'judge.db'}")
+    assert (folder / "judge.db").exists()
+    assert alembic_config(f"sqlite:///{folder / 'judge.db'}").get_main_option("sqlalchemy.url").endswith(
+        "100% sure/judge.db")
