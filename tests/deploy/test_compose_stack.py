@@ -231,7 +231,8 @@ def test_a_worker_host_judges_over_tls_while_the_stacks_worker_is_stopped(
     tell), reaching the stack's published PostgreSQL and Redis over TLS by the name its
     certificate has (localhost here), the certificate checked against the stack's authority."""
     second_engine.load("metrics-judge-service:latest")
-    env = {**os.environ, "DOCKER_HOST": second_engine.url}
+    # The second engine is this machine's too: its socket is not the usual path.
+    env = {**os.environ, "DOCKER_HOST": second_engine.url, "STACK_DOCKER_SOCKET": str(second_engine.socket)}
     project = f"{stack.project}host"
 
     def worker_host(*args: str) -> subprocess.CompletedProcess[str]:
