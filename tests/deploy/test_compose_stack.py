@@ -73,6 +73,25 @@ class Stack:
     def certificate(self) -> Path:
         return self.folder / "secrets" / "tls" / "cert.pem"
 
+    def https(self) -> httpx.Client:
+        """A client of the proxy that checks its certificate (the self-signed one it made)."""
+        trusted = ssl.create_default_context(cafile=str(self.certificate))
+        return httpx.Client(base_url=self.url, verify=trusted, timeout=60)
+
+    def judged(self, token: str, timeout: float = 180) -> dict[str, Any]:
+        """bleu_1gram's reference submitted through the proxy, once done (or its state at the deadline)."""
+        headers = {"Authorization": f"Bearer {token}"}
+        with self.https() as https:
+            sent = https.post("/api/v1/submissions", headers=headers,
+                              json={"problem": "bleu_1gram", "code": SOLUTION, "mode": "submit"})
+            assert sent.status_code == 202, sent.text
+            deadline = time.monotonic() + timeout
+            while (done := https.get(f"/api/v1/submissions/{sent.json()['id']}", params={"wait": 20},
+                                     headers=headers).json())["status"] != "done" and time.monotonic() < deadline:
+                pass
+        found: dict[str, Any] = done
+        return found
+
 
 def container(stack: Stack, service: str) -> dict[str, Any]:
     ident = stack.compose("ps", "-q", service).stdout.split()[0]
@@ -163,23 +182,14 @@ def test_the_documented_stack_runs_offline_behind_tls_and_backs_up(stack: Stack)
     token = made.stdout.strip().splitlines()[-1]
     assert token.startswith("jt_"), made.stdout
 
-    trusted = ssl.create_default_context(cafile=str(stack.certificate))
-    with httpx.Client(base_url=stack.url, verify=trusted, timeout=60) as https:
+    with stack.https() as https:
         # A sign-in over TLS, the certificate checked: the session cookie is Secure.
         signed = https.post("/api/v1/auth/sign-in", json={"name": "ada", "password": PASSWORD})
         assert signed.status_code == 200, signed.text
         cookie = signed.headers["set-cookie"]
         assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
         assert https.get("/metrics").status_code == 404  # scraped inside the stack only
-        headers = {"Authorization": f"Bearer {token}"}
-        sent = https.post("/api/v1/submissions", headers=headers,
-                          json={"problem": "bleu_1gram", "code": SOLUTION, "mode": "submit"})
-        assert sent.status_code == 202, sent.text
-        deadline = time.monotonic() + 120
-        while (done := https.get(f"/api/v1/submissions/{sent.json()['id']}", params={"wait": 20},
-                                 headers=headers).json())["status"] != "done":
-            assert time.monotonic() < deadline, done
-        assert done["verdict"] == "accepted", done
+    assert stack.judged(token)["verdict"] == "accepted"
 
     # Two clients behind the proxy, limited apart: the first, forging X-Forwarded-For, is
     # refused after 20 failures from its address; the second is still only told "wrong".
@@ -210,6 +220,25 @@ def test_the_documented_stack_runs_offline_behind_tls_and_backs_up(stack: Stack)
             break
         assert time.monotonic() < deadline, targets["data"]["activeTargets"]
         time.sleep(3)
+
+    # Every query of the Grafana dashboard is one this Prometheus accepts, and the verdicts'
+    # counts have the one judged above.
+    dashboard = json.loads((ROOT / "deploy" / "grafana" / "metrics-judge.json").read_text(encoding="utf-8"))
+    for panel in dashboard["panels"]:
+        for target in panel["targets"]:
+            answer = httpx.get(f"http://127.0.0.1:{stack.prometheus_port}/api/v1/query",
+                               params={"query": target["expr"]}, timeout=10).json()
+            assert answer["status"] == "success", (panel["title"], target["expr"], answer)
+    deadline = time.monotonic() + 60  # one scrape interval (15 s) at least after the verdict
+    while True:
+        verdicts = httpx.get(f"http://127.0.0.1:{stack.prometheus_port}/api/v1/query", timeout=10,
+                             params={"query": 'sum(judge_verdicts_total{verdict="accepted"})'}).json()
+        counted = [float(r["value"][1]) for r in verdicts["data"]["result"]]
+        if counted:
+            break
+        assert time.monotonic() < deadline, verdicts
+        time.sleep(3)
+    assert counted == [1.0], verdicts
 
     # A backup, restored into a new database of the same server.
     assert stack.run_in_api("judge", "backup", "/data/stack.backup.gz").returncode == 0
@@ -244,17 +273,8 @@ def test_a_worker_host_judges_over_tls_while_the_stacks_worker_is_stopped(
         started = worker_host("up", "-d")
         assert started.returncode == 0, started.stderr
         token = stack.run_in_api("judge", "users", "create", f"far-{uuid.uuid4().hex[:6]}").stdout.split()[-1]
-        trusted = ssl.create_default_context(cafile=str(stack.certificate))
-        with httpx.Client(base_url=stack.url, verify=trusted, timeout=60) as https:
-            headers = {"Authorization": f"Bearer {token}"}
-            sent = https.post("/api/v1/submissions", headers=headers,
-                              json={"problem": "bleu_1gram", "code": SOLUTION, "mode": "submit"})
-            assert sent.status_code == 202, sent.text
-            deadline = time.monotonic() + 180
-            while (done := https.get(f"/api/v1/submissions/{sent.json()['id']}", params={"wait": 20},
-                                     headers=headers).json())["status"] != "done":
-                assert time.monotonic() < deadline, (done, worker_host("logs", "--tail", "50").stdout)
-        assert done["verdict"] == "accepted", done
+        done = stack.judged(token)
+        assert done["verdict"] == "accepted", (done, worker_host("logs", "--tail", "50").stdout)
         # Judged on the second engine: its sandboxes carry the stack's deployment.
         made_there = second_engine.client.containers.list(
             all=True, sparse=True, filters={"label": f"metrics-judge.deployment={stack.deployment}"})
