@@ -20,7 +20,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.routes.web import PAGE_HEADERS
+from api.routes.web import PAGE_HEADERS, page_headers
 
 MACHINE_PATHS = ("/api/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/redoc")
 TITLES = {404: "Page not found", 403: "Not allowed", 401: "Sign in needed", 405: "Not allowed here",
@@ -105,7 +105,7 @@ class HtmlErrors:
             kept = [(k, v) for k, v in held.get("headers", []) if k.lower() not in REPLACED]
             headers = [*kept, (b"content-type", b"text/html; charset=utf-8"),
                        (b"content-length", str(len(page)).encode()),
-                       *((k.lower().encode(), v.encode()) for k, v in PAGE_HEADERS.items())]
+                       *((k.lower().encode(), v.encode()) for k, v in page_headers().items())]
             await send({**held, "headers": headers})
             await send({"type": "http.response.body", "body": page})
 

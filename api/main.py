@@ -23,6 +23,8 @@ from api.routes import (
     feedback,
     health,
     insight,
+    lti,
+    lti_protocol,
     me,
     metrics,
     problems,
@@ -73,10 +75,12 @@ def create_app() -> FastAPI:
     v1.include_router(feedback.router)
     v1.include_router(insight.router)
     v1.include_router(similarity.router)
+    v1.include_router(lti.router)
     app.include_router(v1)
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(web.router)
+    app.include_router(lti_protocol.router)
     app.include_router(docs.router)
     errors.install(app)
     openapi.install(app)  # operationIds and the error model on every route

@@ -32,6 +32,7 @@ from service.db.models import (
 from service.errors import Conflict, NotFound
 from service.grade_release import set_held
 from service.lateness import derive_again
+from service.lti import grade_marks as lti_grades
 from service.track_progress import track_problems
 
 MAX_PROBLEMS = 50
@@ -170,7 +171,9 @@ def update_assignment(session: Session, user: User, assignment_id: int, data: As
     session.flush()
     derive_again(session, assignment)
     set_held(session, assignment, data.grades_held)  # false where it held them: a release
+    marked = lti_grades.touch_assignment(session, assignment.id)  # due times, problems, release
     session.commit()
+    lti_grades.enqueue(marked)
     return assignment
 
 
@@ -180,7 +183,9 @@ def release_grades(session: Session, user: User, assignment_id: int) -> Assignme
     if not assignment.grades_held:
         raise Conflict(f"assignment {assignment.id} does not hold its grades: there is nothing to release")
     set_held(session, assignment, False)
+    marked = lti_grades.touch_assignment(session, assignment.id)
     session.commit()
+    lti_grades.enqueue(marked)
     return assignment
 
 

@@ -8,7 +8,8 @@ never wait behind a judging backlog), ``run`` (public tests, a learner waiting a
 ``submit``, and ``background`` (rejudges). Validations of authors' drafts go to ``validation``,
 which only the validation worker consumes (``judge validation-worker``): an upload whose
 solutions sleep for minutes then holds one of its slots, never one that judges learners.
-Webhook deliveries go to ``webhooks``, which only the webhook worker consumes (``judge
+Webhook deliveries (and notification e-mails, and LTI grades) go to ``webhooks``, which only the
+webhook worker consumes (``judge
 webhook-worker``): it posts to URLs that users chose, so it holds no Docker socket, and a slow
 receiver holds one of its threads, never a judging or validating slot. The
 database is the source of truth; a message is only a hint that a row wants work, so a lost message
@@ -37,6 +38,7 @@ VALIDATE_TASK = "judge.validate_version"
 RECOVER_TASK = "judge.recover_stale"
 DELIVER_TASK = "judge.deliver_webhook"
 MAIL_TASK = "judge.mail_notification"
+LTI_SCORE_TASK = "judge.send_lti_score"
 
 RUN_QUEUE, SUBMIT_QUEUE, BACKGROUND_QUEUE, RECOVERY_QUEUE = "run", "submit", "background", "recovery"
 VALIDATION_QUEUE = "validation"
@@ -133,7 +135,8 @@ def make_celery(settings: Settings) -> Celery:
         task_routes={RECOVER_TASK: {"queue": RECOVERY_QUEUE},
                      VALIDATE_TASK: {"queue": VALIDATION_QUEUE},
                      DELIVER_TASK: {"queue": WEBHOOK_QUEUE},
-                     MAIL_TASK: {"queue": WEBHOOK_QUEUE}},
+                     MAIL_TASK: {"queue": WEBHOOK_QUEUE},
+                     LTI_SCORE_TASK: {"queue": WEBHOOK_QUEUE}},
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
         beat_schedule={

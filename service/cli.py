@@ -32,6 +32,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 WORKER_STOP_SECONDS = 20.0  # a warm shutdown lets running submissions finish for this long
 
 users_app = typer.Typer(help="Manage users and their API tokens.", no_args_is_help=True)
+lti_app = typer.Typer(help="LTI 1.3: the judge's signing keys, the registered platforms.",
+                      no_args_is_help=True)
 out = Console()
 err = Console(stderr=True)
 
@@ -372,7 +374,7 @@ def serve(
 
 
 SERVICE_COMMANDS = {"serve", "api", "worker", "validation-worker", "webhook-worker", "users", "backup",
-                    "restore"}
+                    "restore", "lti"}
 
 
 @app.callback()
@@ -392,6 +394,34 @@ def _settings_fit(context: typer.Context) -> None:
 
 
 app.add_typer(users_app, name="users")
+app.add_typer(lti_app, name="lti")
+
+
+@lti_app.command("rotate-keys")
+def rotate_keys() -> None:
+    """Retire the key that signs: the one published ahead of its turn signs from now on, and a new
+    one is published to follow it (platforms that cached the key set meet no unknown key)."""
+    from service.db.session import session_scope
+    from service.lti import keys
+
+    prepared_database()
+    with session_scope() as session:
+        signing, waiting = keys.rotate(session)
+    print(f"signing with key {signing}; key {waiting} published for the next rotation")
+
+
+@lti_app.command("platforms")
+def list_platforms() -> None:
+    """The registered platforms, one a line: id, name, issuer, client id, deployment ids."""
+    from service.db.session import session_scope
+    from service.lti import platforms
+
+    prepared_database()
+    with session_scope() as session:
+        for p in platforms.listing(session):
+            fields = [str(p.id), p.name, p.issuer, p.client_id, ",".join(p.deployment_ids) or "(none)"]
+            # A platform's values reach a terminal: nothing in them may move the cursor or recolour it.
+            print("\t".join("".join(ch if ch.isprintable() else "?" for ch in f) for f in fields))
 def api(
     host: Annotated[str | None, typer.Option(help="address to listen on")] = None,
     port: Annotated[int | None, typer.Option(help="port to listen on")] = None,

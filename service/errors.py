@@ -9,6 +9,7 @@ classes, and the classes of ``judge.errors`` to their part of it::
     DomainError                 bad_request           400
       Unauthorized              unauthorized          401
         BadCredentials          bad_credentials       401
+        LaunchRefused           launch_refused        401
       Forbidden                 forbidden             403
         NotSolved               not_solved            403
         CsrfRejected            csrf                  403
@@ -27,6 +28,7 @@ classes, and the classes of ``judge.errors`` to their part of it::
       QuotaExceeded             quota_exceeded        429
         TooManyAttempts         too_many_attempts     429
         HashingBusy             busy                  429
+      PlatformError             platform_error        502
       Unavailable               unavailable           503
 """
 
@@ -49,6 +51,14 @@ class BadCredentials(Unauthorized):
     """Sign-in: the name or the password is wrong (one message for both)."""
 
     code = "bad_credentials"
+    status = 401
+
+
+class LaunchRefused(Unauthorized):
+    """An LTI launch (or a message of its login) that the judge will not take: the message says
+    which check failed (service.lti.id_tokens)."""
+
+    code = "launch_refused"
     status = 401
 
 
@@ -173,6 +183,14 @@ class HashingBusy(QuotaExceeded):
 
     code = "busy"
     status = 429
+
+
+class PlatformError(DomainError):
+    """An LTI platform (an LMS) could not be reached, or answered what the judge cannot use; the
+    message says which call and why (service.lti.remote)."""
+
+    code = "platform_error"
+    status = 502
 
 
 class Unavailable(DomainError):

@@ -34,6 +34,7 @@ from service.db.models import (
 )
 from service.errors import Conflict, Forbidden, NotFound
 from service.grade_release import held_from, withheld
+from service.lti import grade_marks as lti_grades
 from service.submissions import find_submission
 
 MAX_COMMENT = 5000  # characters of Markdown
@@ -155,5 +156,7 @@ def set_score(session: Session, user: User, submission_id: int, score: float | N
     if tell:
         tell_learner(session, submission, NotificationKind.FEEDBACK,
                      f"Your score on submission {submission.id} ({submission.problem.slug}) was changed")
+    rows = lti_grades.touch_work(session, submission.user_id, submission.problem_id, submission.assignment_id)
     session.commit()
+    lti_grades.enqueue(rows)
     return submission

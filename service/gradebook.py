@@ -43,6 +43,7 @@ from service.db.models import (
     SubmissionStatus,
     User,
 )
+from service.grade_release import withheld
 from service.submissions import Mode
 
 # score_set_by_hand, score_set_by, score_reason: the score that counts (best_score) is one an
@@ -300,3 +301,13 @@ def csv_filename(book: Gradebook, form: str = "") -> str:
     """A file name safe in any header and on any system: ASCII letters, digits, '-' and '_'."""
     words = re.sub(r"[^A-Za-z0-9]+", "-", book.assignment.title).strip("-")[:60].strip("-")
     return f"gradebook-{book.assignment.id}{'-' + words if words else ''}{'-' + form if form else ''}.csv"
+
+
+def best_on_problem(session: Session, user_id: int, problem_id: int) -> tuple[float | None, bool]:
+    """A learner's best counted score on a problem over everything they handed in for it (any
+    assignment, or none), leaving out what a held assignment keeps from them; and whether any of
+    it was accepted. (None, False) before anything of theirs was judged."""
+    cells = session.execute(_aggregates(Submission.user_id == user_id, Submission.problem_id == problem_id,
+                                        ~withheld())).all()
+    bests = [row.best for row in cells if row.best is not None]
+    return (max(bests) if bests else None), any(row.first_accepted is not None for row in cells)

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from judge.custom_input import Rejected
 from judge.results import Report, safe_text, stored_tests
 from service import announcements
+from service.access import HANDED_IN
 from service.db.models import (
     Submission,
     SubmissionStatus,
@@ -34,6 +35,7 @@ from service.db.models import (
     utcnow,
 )
 from service.db.session import new_session
+from service.lti import grade_marks as lti_grades
 from service.settings import get_settings
 from service.webhooks import outbox
 
@@ -152,7 +154,9 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     hooks = session.execute(update(Submission).where(where).values(
         status=SubmissionStatus.DONE, verdict=verdict, score=score,
         message=safe_text(report.message), finished_at=utcnow(), lease_token=token,
-        lease_expires_at=None).returning(Submission.callback_url, Submission.webhook_batch_id)
+        lease_expires_at=None).returning(
+            Submission.callback_url, Submission.webhook_batch_id, Submission.mode, Submission.user_id,
+            Submission.problem_id, Submission.assignment_id)
         .execution_options(synchronize_session=False)).first()
     if hooks is None:  # the claim was lost
         session.rollback()
@@ -167,10 +171,14 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     # The webhooks the verdict calls for commit with it, or not at all (service.webhooks).
     called = hooks.callback_url is not None or hooks.webhook_batch_id is not None
     deliveries = outbox.on_verdict(session, submission_id) if called else []
+    # A hand-in's verdict may change the learner's grade on an LMS's line item (service.lti.grades).
+    grades = (lti_grades.touch_work(session, hooks.user_id, hooks.problem_id, hooks.assignment_id)
+              if hooks.mode == HANDED_IN else [])
     session.commit()
     session.expire_all()
     announcements.announce(submission_id, SubmissionStatus.DONE, verdict)
     outbox.enqueue(deliveries)
+    lti_grades.enqueue(grades)
     return True
 
 

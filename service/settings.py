@@ -134,6 +134,21 @@ class Settings(BaseSettings):
     smtp_timeout_seconds: Annotated[float, Field(gt=0, le=120)] = 10.0
     max_emails_per_hour: Annotated[int, Field(ge=0)] = 20
     email_backoff_seconds: tuple[float, ...] = (30, 300, 1800)
+    # LTI 1.3 (service.lti). A platform's URLs must be https unless lti_allow_http (a lab, the
+    # tests); a launch's times may be off by lti_clock_skew_seconds; a login must end in
+    # lti_login_seconds; each call to a platform gives up after lti_http_timeout_seconds and reads
+    # at most lti_max_response_bytes. A grade that could not be sent is tried again after each of
+    # lti_score_backoff_seconds in turn, then given up (the instructor may send it again). A roster
+    # pull reads at most lti_max_roster members. lti_frame_ancestors: origins, space-separated, that
+    # may frame the pages besides the registered platforms' own.
+    lti_allow_http: bool = False
+    lti_clock_skew_seconds: Annotated[float, Field(ge=0, le=600)] = 60.0
+    lti_login_seconds: Annotated[float, Field(gt=0, le=3600)] = 600.0
+    lti_http_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 10.0
+    lti_max_response_bytes: Annotated[int, Field(ge=1024)] = 2 * 1024 * 1024
+    lti_score_backoff_seconds: tuple[float, ...] = (10, 60, 300, 1800, 3600)
+    lti_max_roster: Annotated[int, Field(ge=1)] = 5000
+    lti_frame_ancestors: str = ""
     # Where the judge is reached from outside, for the link in a webhook's body (e.g.
     # https://judge.example.org); empty: the link is the path alone. An https address also
     # makes session cookies Secure whatever scheme a request arrived with.

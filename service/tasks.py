@@ -26,6 +26,7 @@ from service import broker_memory, heartbeats, jobs, metrics, notification_mail
 from service.celery_app import (
     DELIVER_TASK,
     GRADE_TASK,
+    LTI_SCORE_TASK,
     MAIL_TASK,
     QUEUES,
     RECOVER_TASK,
@@ -36,6 +37,7 @@ from service.celery_app import (
     prepare_folders,
 )
 from service.db.session import new_session
+from service.lti import grades as lti_grades
 from service.settings import get_settings
 from service.webhooks import delivery, sweeper
 
@@ -228,6 +230,13 @@ def mail_notification(notification_id: int) -> str:
     # As for a webhook: a failure here loses nothing, the sweep sends the e-mail again.
     with new_session() as session:
         return notification_mail.deliver(session, notification_id)
+
+
+@celery.task(name=LTI_SCORE_TASK, soft_time_limit=60, time_limit=90)
+def send_lti_score(sync_id: int) -> str:
+    # As for an e-mail: a failure here loses nothing, the sweep sends the grade again.
+    with new_session() as session:
+        return lti_grades.deliver(session, sync_id)
 
 
 @celery.task(name=DELIVER_TASK, soft_time_limit=60, time_limit=90)

@@ -16,6 +16,8 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from service.lti import framing
+
 router = APIRouter(tags=["web"], include_in_schema=False)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -25,9 +27,10 @@ assets = StaticFiles(directory=WEB / "static")
 # Scripts and styles from this origin only, never inline: injected markup cannot run or restyle.
 # img-src blob: is for the insight page's charts: an <img> request carries no Bearer token, so the
 # page fetches each SVG with the token and shows it from an object URL (an image runs no script).
+# frame-ancestors: only the registered LTI platforms may frame the pages (service.lti.framing).
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors {ancestors}"
 )
 PAGE_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -37,8 +40,14 @@ PAGE_HEADERS = {
 }
 
 
+def page_headers() -> dict[str, str]:
+    """The headers of every page, with who may frame it now."""
+    ancestors = framing.frame_ancestors()
+    return {**PAGE_HEADERS, "Content-Security-Policy": CONTENT_SECURITY_POLICY.format(ancestors=ancestors)}
+
+
 def _shell() -> HTMLResponse:
-    return HTMLResponse(SHELL, headers=PAGE_HEADERS)
+    return HTMLResponse(SHELL, headers=page_headers())
 
 
 # Every page path and what it shows; each serves the same shell (the script draws the page).
@@ -55,6 +64,9 @@ PAGES: dict[str, str] = {
                 "revoked)",
     "/notifications": "what I was told: feedback, regrade answers, released grades; marked read",
     "/admin/users": "administrators: every user, role changes, a new user with a password",
+    "/admin/lti": "administrators: LTI platforms (by hand or dynamically), what to paste into an LMS",
+    "/lti/register": "LTI dynamic registration, opened by an LMS: an admin confirms the platform",
+    "/lti/deep-link/{token}": "an instructor launched from an LMS picks problems, an assignment or a track",
     "/courses": "my courses (as instructor or learner), what is due; instructors: a new course",
     "/courses/{course_id:int}": "a course: assignments; instructors: join link, members (add, remove), forms",
     "/assignments/{assignment_id:int}": "an assignment's problems, due time and the learner's progress",

@@ -521,3 +521,141 @@ class WebhookAttempt(Base):
     error: Mapped[str | None] = mapped_column(String(300), default=None)
     # The start of the receiver's answer, cut short: enough to debug, never a store of its data.
     response_snippet: Mapped[str | None] = mapped_column(String(300), default=None)
+
+
+# LTI 1.3 (service.lti): platforms (LMSs) that launch the judge, the judge's own keys, and what
+# their launches made: users, courses, resource links, and the grades sent back.
+
+
+class LtiPlatform(Base):
+    """An LMS registered by an admin (or by LTI Dynamic Registration): where its launches come
+    from and where the judge asks for tokens. ``jwks`` caches its public keys."""
+
+    __tablename__ = "lti_platforms"
+    __table_args__ = (UniqueConstraint("issuer", "client_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    issuer: Mapped[str] = mapped_column(String(500))
+    client_id: Mapped[str] = mapped_column(String(255))
+    deployment_ids: Mapped[list[Any]] = mapped_column(default=list)  # strings
+    auth_login_url: Mapped[str] = mapped_column(String(1000))  # its OIDC authorization endpoint
+    token_url: Mapped[str] = mapped_column(String(1000))
+    jwks_url: Mapped[str] = mapped_column(String(1000))
+    # The audience of the judge's token requests when it is not the token URL (some LMSs want one).
+    token_audience: Mapped[str | None] = mapped_column(String(1000), default=None)
+    jwks: Mapped[dict[str, Any] | None] = mapped_column(default=None)
+    jwks_fetched_at: Mapped[datetime | None] = mapped_column(default=None)
+    registered_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"),
+                                                      default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LtiKey(Base):
+    """One of the judge's own RSA keys (a private JWK): the oldest signs, the newer is published
+    ahead of its turn, so a platform holding a cached key set never meets an unknown key."""
+
+    __tablename__ = "lti_keys"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kid: Mapped[str] = mapped_column(String(64), unique=True)
+    private_jwk: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LtiLaunchState(Base):
+    """A login in progress: its state (as a SHA-256) and nonce, used once by the launch that
+    ends it; ``login`` keeps the login's parameters, to start it again in a new window."""
+
+    __tablename__ = "lti_launch_states"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    state_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    nonce: Mapped[str] = mapped_column(String(64))
+    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id", ondelete="CASCADE"))
+    login: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class LtiUser(Base):
+    """A platform's user (its issuer's ``sub``) and the judge user they are: never matched by
+    name or e-mail."""
+
+    __tablename__ = "lti_users"
+    __table_args__ = (UniqueConstraint("platform_id", "sub"), UniqueConstraint("platform_id", "user_id"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id", ondelete="CASCADE"))
+    sub: Mapped[str] = mapped_column(String(255))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+
+
+class LtiContext(Base):
+    """A platform's course (context) and the judge course it is, with its services' URLs."""
+
+    __tablename__ = "lti_contexts"
+    __table_args__ = (UniqueConstraint("platform_id", "deployment_id", "context_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id", ondelete="CASCADE"))
+    deployment_id: Mapped[str] = mapped_column(String(255))
+    context_id: Mapped[str] = mapped_column(String(255))
+    course_id: Mapped[int] = mapped_column(ForeignKey("courses.id", ondelete="CASCADE"), unique=True)
+    memberships_url: Mapped[str | None] = mapped_column(String(1000), default=None)  # NRPS
+    roster_pulled_at: Mapped[datetime | None] = mapped_column(default=None)
+    platform: Mapped[LtiPlatform] = relationship()
+
+
+class LtiLink(Base):
+    """A resource link placed in a platform's course: what it opens (a problem, an assignment or
+    a track) and the line item its grades go to."""
+
+    __tablename__ = "lti_links"
+    __table_args__ = (UniqueConstraint("context_id", "resource_link_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    context_id: Mapped[int] = mapped_column(ForeignKey("lti_contexts.id", ondelete="CASCADE"))
+    resource_link_id: Mapped[str] = mapped_column(String(255))
+    title: Mapped[str] = mapped_column(String(200), default="")
+    problem_id: Mapped[int | None] = mapped_column(ForeignKey("problems.id", ondelete="CASCADE"),
+                                                   default=None)
+    assignment_id: Mapped[int | None] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"),
+                                                      default=None)
+    track: Mapped[str | None] = mapped_column(String(100), default=None)
+    lineitem_url: Mapped[str | None] = mapped_column(String(1000), default=None)
+    context: Mapped[LtiContext] = relationship()
+
+
+class LtiGradeSync(Base):
+    """One learner's grade on one resource link, as last sent to the platform's line item: a row
+    whose grade may have changed waits ``pending`` for the webhook worker (service.lti.grades)."""
+
+    __tablename__ = "lti_grade_syncs"
+    __table_args__ = (UniqueConstraint("link_id", "user_id"), Index("ix_lti_grade_syncs_due", "state",
+                                                                   "next_attempt_at"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    link_id: Mapped[int] = mapped_column(ForeignKey("lti_links.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    # The link's target, kept here so that a verdict finds its rows without a join.
+    problem_id: Mapped[int | None] = mapped_column(default=None)
+    assignment_id: Mapped[int | None] = mapped_column(default=None)
+    state: Mapped[str] = mapped_column(String(10), default="pending")  # a service.lti.grades.SyncState
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(default=utcnow)
+    lease_until: Mapped[datetime | None] = mapped_column(default=None)
+    score_given: Mapped[float | None] = mapped_column(default=None)  # as last sent
+    score_maximum: Mapped[float | None] = mapped_column(default=None)
+    sent_at: Mapped[datetime | None] = mapped_column(default=None)
+    error: Mapped[str | None] = mapped_column(String(300), default=None)
+    link: Mapped[LtiLink] = relationship()
+    user: Mapped[User] = relationship()
+
+
+class LtiDeepLink(Base):
+    """An instructor's deep-linking request waiting for their choice on the judge's page."""
+
+    __tablename__ = "lti_deep_links"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    context_id: Mapped[int] = mapped_column(ForeignKey("lti_contexts.id", ondelete="CASCADE"))
+    return_url: Mapped[str] = mapped_column(String(1000))
+    data: Mapped[str | None] = mapped_column(String(2000), default=None)  # echoed back, opaque
+    accept_multiple: Mapped[bool] = mapped_column(default=True)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+    context: Mapped[LtiContext] = relationship()

@@ -29,6 +29,7 @@ from service import notification_mail
 from service.db.models import WebhookDelivery, utcnow
 from service.db.session import new_session
 from service.heartbeats import WEBHOOK_NODE
+from service.lti import grades as lti_grades
 from service.settings import get_settings
 from service.webhooks.inflight import Bounds, host_of, in_flight
 from service.webhooks.outbox import DeliveryState, enqueue
@@ -106,6 +107,7 @@ class Sweeper:
                 with new_session() as session:
                     enqueue(due(session))
                     notification_mail.sweep(session)  # the same worker sends notification e-mails
+                    lti_grades.sweep(session)  # and LTI grades
             except Exception as exc:  # the database or the broker hiccuped: the next sweep retries
                 log.warning("webhook sweep failed: %s", exc)
 

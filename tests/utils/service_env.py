@@ -105,6 +105,8 @@ def configure() -> dict[str, str]:
     # An app run in this process (TestClient) must leave the test process's priority alone;
     # servers started as processes of their own get the default back (tests/faults/test_load.py).
     chosen["JUDGE_API_NICENESS"] = "0"
+    # The tests' LTI platforms (tests/lti/platform.py) serve plain http on 127.0.0.1.
+    chosen["JUDGE_LTI_ALLOW_HTTP"] = "true"
     chosen.update(CHEAP_HASHING)
     os.environ.update(chosen)
     return chosen

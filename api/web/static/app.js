@@ -3,7 +3,7 @@
 // textContent only. The one exception is HTML the server rendered from Markdown with raw HTML
 // escaped (statements, hints, editorials), inserted by core/dom.js serverHtml alone.
 // This is the entry point (the shell's one script). The modules it imports live in js/, a folder
-// per area (account, problems, submissions, courses, assignments, author; core for what all
+// per area (account, problems, submissions, courses, assignments, author, lti; core for what all
 // share), each area with its route table in routes.js, joined here.
 import { drawHeader, loadUser, setUpHeader, signedIn } from "./js/account/user.js";
 import { el, notice, show } from "./js/core/dom.js";
@@ -12,10 +12,11 @@ import { ACCOUNT_ROUTES } from "./js/account/routes.js";
 import { AUTHOR_ROUTES } from "./js/author/routes.js";
 import { LEARNER_ROUTES } from "./js/problems/routes.js";
 import { COURSE_ROUTES } from "./js/courses/routes.js";
+import { LTI_ROUTES } from "./js/lti/routes.js";
 
 let page = new AbortController(); // aborted when the page is drawn again (e.g. a new token)
 
-const ROUTES = [...LEARNER_ROUTES, ...COURSE_ROUTES, ...ACCOUNT_ROUTES, ...AUTHOR_ROUTES];
+const ROUTES = [...LEARNER_ROUTES, ...COURSE_ROUTES, ...ACCOUNT_ROUTES, ...AUTHOR_ROUTES, ...LTI_ROUTES];
 
 const findRoute = () => ROUTES.find(([pattern]) => pattern.test(location.pathname));
 

@@ -141,5 +141,5 @@ export async function adminUsersPage(signal) {
   }
 
   await drawList();
-  show(el("h1", {}, "Users"), summary, ...message.nodes, listing, createForm(drawList));
+  show(el("h1", {}, "Users"), el("p", {}, link("/admin/lti", "LTI platforms (LMS launches)")), summary, ...message.nodes, listing, createForm(drawList));
 }

@@ -9,6 +9,7 @@ import { byHandLine, penaltyWords, releaseControl } from "./page.js";
 import { assignmentHref, insightHref } from "../courses/list.js";
 import { el, link, notice, setTitle, show, submissionHref, timeText } from "../core/dom.js";
 import { sortRows } from "./gradebook-order.js";
+import { ltiGradesPanel } from "../lti/grades-panel.js";
 
 const score = (value) => (typeof value === "number" ? value.toFixed(2) : "–");
 
@@ -133,7 +134,8 @@ export async function gradebookPage(id, signal) {
     el("p", { class: "insight-links" }, "Insight over this course: ", book.problems.map((slug, i) => [i ? " · " : "",
       link(insightHref(slug, assignment.course_id), slug, { "aria-label": `Insight into ${slug} over this course` })])),
     state,
-    book.rows.length ? [cue, scroller] : notice("No learner has joined this course yet."));
+    book.rows.length ? [cue, scroller] : notice("No learner has joined this course yet."),
+    ltiGradesPanel(assignment.id, signal));
   // Said only while the problems do not all fit: the learner and total columns stay in view.
   const fits = () => { cue.hidden = scroller.scrollWidth <= scroller.clientWidth + 1; };
   fits();

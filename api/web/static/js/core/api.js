@@ -183,3 +183,10 @@ export function sleep(ms, signal) {
     }, { once: true });
   });
 }
+
+// The session's CSRF token, read from the server when this page has none yet: for a plain HTML
+// form that posts to a page of the judge (the deep-linking answer), which sends no header.
+export async function csrfToken(signal) {
+  if (!csrf) await readSession(signal);
+  return csrf;
+}

@@ -7,6 +7,7 @@ import { assignmentForm } from "../assignments/form.js";
 import { assignmentHref, insightHref, roleText } from "./list.js";
 import { el, link, notice, scrollBox, setTitle, show, timeText } from "../core/dom.js";
 import { dueWords, ownDueAt } from "../assignments/due.js";
+import { rosterPanel } from "../lti/roster-panel.js";
 import { field, formError } from "../core/forms.js";
 
 const POLICY = { accept: "late work accepted, marked late", refuse: "late work refused" };
@@ -231,7 +232,7 @@ export async function coursePage(id, signal) {
     if (teaching) {
       const problems = await api("/problems", { signal });
       body = [joinLinkSection(course, draw, signal), ...teacherAssignments(course, problems, draw, signal),
-        membersSection(course, draw, signal)];
+        rosterPanel(course.id, draw, signal), membersSection(course, draw, signal)];
     } else {
       const mine = (await api("/me/assignments", { signal })).filter((a) => a.course.id === course.id);
       body = [learnerAssignments(mine)];

@@ -1,0 +1,195 @@
+"""Assignment and Grade Services: a learner's grade on an LTI resource link goes to the
+platform's line item.
+
+A row (``LtiGradeSync``) per learner and link says what was last sent; whatever may change a
+grade marks the rows ``pending`` (``grade_marks``), and the webhook worker sends them: never does
+a judging worker or the API call the platform.
+
+Sending reads the grade afresh (so it is idempotent: the newest grade goes, however many
+messages asked), claims the row under a lease (two messages never post it at once), takes a token
+(``tokens``) and posts the score. A failure is tried again after each wait of
+JUDGE_LTI_SCORE_BACKOFF_SECONDS, then given up with its error kept, for the instructor to see
+and send again. The webhook worker's sweep sends what is due and what a lost message left.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from service.db.models import (
+    Assignment,
+    AssignmentProblem,
+    LtiContext,
+    LtiGradeSync,
+    LtiLink,
+    LtiPlatform,
+    LtiUser,
+    User,
+    utcnow,
+)
+from service.errors import PlatformError
+from service.lti import claims as c
+from service.lti import remote, tokens
+from service.lti.grade_marks import SyncState, enqueue, pending_values
+from service.settings import get_settings
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(seconds=90)  # longer than an attempt's calls together
+LOST_AFTER = timedelta(seconds=30)  # a first message not taken by then is taken as lost
+SWEEP_BATCH = 200
+SCORE_TYPE = "application/vnd.ims.lis.v1.score+json"
+
+
+@dataclass(frozen=True)
+class Grade:
+    given: float
+    maximum: float
+    completed: bool  # everything accepted
+    comment: str
+
+
+def grade_of(session: Session, row: LtiGradeSync) -> Grade | SyncState:
+    """What to send for ``row`` now: a Grade, or the state that says why nothing is sent."""
+    from service.gradebook import best_on_problem, progress
+
+    link = row.link
+    if link.lineitem_url is None:
+        return SyncState.NO_LINE_ITEM
+    if link.assignment_id is not None:
+        assignment = session.get(Assignment, link.assignment_id)
+        if assignment is None:
+            return SyncState.IDLE
+        if assignment.grades_held:
+            return SyncState.HELD
+        cells = progress(session, row.user, [assignment]).get(assignment.id, [])
+        if not any(cell.attempts for cell in cells):
+            return SyncState.IDLE
+        solved = sum(1 for cell in cells if cell.accepted)
+        return Grade(sum(cell.best_score or 0.0 for cell in cells), float(max(1, len(cells))),
+                     solved == len(cells), f"Solved {solved} of {len(cells)} on the judge")
+    if link.problem_id is not None:
+        best, accepted = best_on_problem(session, row.user_id, link.problem_id)
+        if best is None:
+            return SyncState.IDLE
+        return Grade(float(best), 1.0, accepted,
+                     f"Best score {best:.2f}{', accepted' if accepted else ''} on the judge")
+    return SyncState.IDLE
+
+
+def _claim(session: Session, sync_id: int, now: datetime) -> bool:
+    claimed = session.execute(update(LtiGradeSync).where(
+        LtiGradeSync.id == sync_id, LtiGradeSync.state == SyncState.PENDING.value,
+        or_(LtiGradeSync.lease_until.is_(None), LtiGradeSync.lease_until <= now))
+        .values(lease_until=now + LEASE))
+    session.commit()
+    return bool(getattr(claimed, "rowcount", 0))
+
+
+def scores_url(lineitem_url: str) -> str:
+    """The line item's scores endpoint: ``/scores`` after its path, before any query."""
+    path, _, query = lineitem_url.partition("?")
+    return f"{path.rstrip('/')}/scores" + (f"?{query}" if query else "")
+
+
+def _post(session: Session, platform: LtiPlatform, lineitem_url: str, sub: str, grade: Grade) -> None:
+    body = {"userId": sub, "scoreGiven": round(grade.given, 6), "scoreMaximum": grade.maximum,
+            "activityProgress": "Completed" if grade.completed else "Submitted",
+            "gradingProgress": "FullyGraded", "comment": grade.comment,
+            "timestamp": datetime.now(UTC).isoformat(timespec="microseconds")}
+    what = f"a score to platform {platform.name!r}"
+    for retry in (False, True):
+        token = tokens.access_token(session, platform, (c.SCOPE_SCORE,))
+        try:
+            remote.call("POST", scores_url(lineitem_url), what, body=body, content_type=SCORE_TYPE,
+                        headers={"Authorization": f"Bearer {token}"}, ok=(200, 201, 202, 204))
+            return
+        except PlatformError as exc:
+            if retry or " answered 401" not in str(exc):
+                raise
+            tokens.forget(platform.id)  # revoked or expired early: one more try with a new token
+
+
+def deliver(session: Session, sync_id: int) -> str:
+    """One attempt at one row; what became of it."""
+    now = utcnow()
+    if not _claim(session, sync_id, now):
+        return "skipped"  # sent, given up, or another worker holds it
+    row = session.get(LtiGradeSync, sync_id)
+    if row is None:
+        return "skipped"
+    grade = grade_of(session, row)
+    if isinstance(grade, SyncState):
+        row.state, row.lease_until = grade.value, None
+        session.commit()
+        return row.state
+    context = session.get(LtiContext, row.link.context_id)
+    platform = session.get(LtiPlatform, context.platform_id) if context is not None else None
+    sub = session.scalar(select(LtiUser.sub).where(LtiUser.user_id == row.user_id,
+                                                   LtiUser.platform_id == (platform.id if platform else -1)))
+    row.attempts += 1
+    try:
+        if platform is None or sub is None or row.link.lineitem_url is None:
+            raise PlatformError("the learner is not known to the link's platform (no launch, no roster)")
+        _post(session, platform, row.link.lineitem_url, sub, grade)
+    except PlatformError as exc:
+        row.error = exc.message[:300]
+        waits = get_settings().lti_score_backoff_seconds
+        if row.attempts > len(waits):
+            row.state = SyncState.FAILED.value
+        else:
+            row.next_attempt_at = utcnow() + timedelta(seconds=waits[row.attempts - 1])
+        row.lease_until = None
+        session.commit()
+        log.warning("LTI grade %d: attempt %d failed: %s", row.id, row.attempts, row.error)
+        return "retry" if row.state == SyncState.PENDING else row.state
+    row.state, row.error, row.lease_until = SyncState.SENT.value, None, None
+    row.score_given, row.score_maximum, row.sent_at = grade.given, grade.maximum, utcnow()
+    session.commit()
+    return row.state
+
+
+def due(session: Session) -> list[int]:
+    """Pending rows to send a message for: a retry whose wait is over, or a first message not
+    taken within LOST_AFTER; a row under a live lease is someone's already."""
+    now = utcnow()
+    return list(session.scalars(
+        select(LtiGradeSync.id).where(
+            LtiGradeSync.state == SyncState.PENDING.value,
+            or_(LtiGradeSync.lease_until.is_(None), LtiGradeSync.lease_until <= now),
+            or_(and_(LtiGradeSync.attempts > 0, LtiGradeSync.next_attempt_at <= now),
+                LtiGradeSync.next_attempt_at <= now - LOST_AFTER))
+        .order_by(LtiGradeSync.id).limit(SWEEP_BATCH)))
+
+
+def sweep(session: Session) -> None:
+    enqueue(due(session))
+
+
+def syncs_of_assignment(session: Session, assignment_id: int) -> list[LtiGradeSync]:
+    """Every learner's row on the links to an assignment and to its problems, for its instructors."""
+    problems = select(AssignmentProblem.problem_id).where(AssignmentProblem.assignment_id == assignment_id)
+    course = select(Assignment.course_id).where(Assignment.id == assignment_id).scalar_subquery()
+    return list(session.scalars(
+        select(LtiGradeSync).join(LtiLink, LtiLink.id == LtiGradeSync.link_id)
+        .join(LtiContext, LtiContext.id == LtiLink.context_id).join(User, User.id == LtiGradeSync.user_id)
+        .where(LtiContext.course_id == course,
+               or_(LtiLink.assignment_id == assignment_id, LtiLink.problem_id.in_(problems)))
+        .order_by(User.name, LtiLink.id)))
+
+
+def send_again(session: Session, sync_ids: Sequence[int]) -> list[int]:
+    """Make these rows pending again (an instructor's "Send again"); committed; their ids."""
+    if not sync_ids:
+        return []
+    ids = list(session.scalars(update(LtiGradeSync).where(LtiGradeSync.id.in_(list(sync_ids)))
+                               .values(**pending_values(utcnow()), lease_until=None)
+                               .returning(LtiGradeSync.id).execution_options(synchronize_session=False)))
+    session.commit()
+    return ids

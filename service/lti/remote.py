@@ -1,0 +1,73 @@
+"""Calls to a platform: bounded in time and in bytes, never following a redirect, https unless
+JUDGE_LTI_ALLOW_HTTP. Every failure is a ``PlatformError`` that says which call failed and why,
+in a line fit to show an admin or an instructor."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from service.errors import PlatformError
+from service.settings import get_settings
+
+
+def checked_url(url: object, what: str) -> str:
+    """``url`` when it is an absolute URL of a scheme the settings allow; ValueError otherwise,
+    which callers turn into the refusal that fits (bad input, or a platform's bad answer)."""
+    if not isinstance(url, str) or len(url) > 1000:
+        raise ValueError(f"{what}: an absolute URL of at most 1000 characters")
+    parts = urlsplit(url)
+    allowed = ("https", "http") if get_settings().lti_allow_http else ("https",)
+    if parts.scheme not in allowed or not parts.hostname:
+        raise ValueError(f"{what}: {url!r} is not an absolute {' or '.join(allowed)} URL"
+                         + ("" if "http" in allowed else " (JUDGE_LTI_ALLOW_HTTP allows http)"))
+    return url
+
+
+def call(method: str, url: str, what: str, *, headers: dict[str, str] | None = None,
+         data: dict[str, str] | None = None, body: Any = None, content_type: str | None = None,
+         ok: tuple[int, ...] = (200,)) -> httpx.Response:
+    """One request; the answer when its status is in ``ok``, whose body is read whole (at most
+    JUDGE_LTI_MAX_RESPONSE_BYTES)."""
+    settings = get_settings()
+    try:
+        checked_url(url, what)
+    except ValueError as exc:
+        raise PlatformError(str(exc)) from exc
+    sent = dict(headers or {})
+    content = None
+    if body is not None:
+        content = json.dumps(body).encode()
+        sent["Content-Type"] = content_type or "application/json"
+    limit = settings.lti_max_response_bytes
+    try:
+        with httpx.Client(timeout=settings.lti_http_timeout_seconds, follow_redirects=False) as client, \
+                client.stream(method, url, headers=sent, data=data, content=content) as answer:
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in answer.iter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    raise PlatformError(f"{what}: the answer from {url} is larger than {limit} bytes")
+                chunks.append(chunk)
+            answer._content = b"".join(chunks)  # read once, bounded: .json() and .text use it
+    except httpx.HTTPError as exc:
+        raise PlatformError(f"{what}: {url} could not be reached: {type(exc).__name__}: {exc}"[:300]) from exc
+    if answer.status_code not in ok:
+        snippet = answer.text[:160].replace("\n", " ")
+        raise PlatformError(f"{what}: {url} answered {answer.status_code}: {snippet}"[:300])
+    return answer
+
+
+def json_of(answer: httpx.Response, what: str) -> Any:
+    try:
+        return answer.json()
+    except ValueError as exc:
+        raise PlatformError(f"{what}: the answer from {answer.request.url} is not JSON") from exc
+
+
+def get_json(url: str, what: str, headers: dict[str, str] | None = None) -> Any:
+    return json_of(call("GET", url, what, headers=headers), what)
