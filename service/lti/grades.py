@@ -192,4 +192,5 @@ def send_again(session: Session, sync_ids: Sequence[int]) -> list[int]:
                                .values(**pending_values(utcnow()), lease_until=None)
                                .returning(LtiGradeSync.id).execution_options(synchronize_session=False)))
     session.commit()
+    session.expire_all()  # rows read before hold the old state
     return ids

@@ -1,0 +1,99 @@
+"""Grades sent to an LMS for an assignment placed by deep linking: held grades are not sent until
+released; a score set by hand is sent again; a platform that refuses is tried again after the
+back-off, then given up with its error shown to the instructor, who sends it again."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from typing import Any
+
+from service.db.models import LtiGradeSync
+from service.db.session import session_scope
+from tests.lti.conftest import INSTRUCTOR, LEARNER, LmsBrowser, new_admin, register_by_hand
+from tests.lti.platform import Platform, auto_post_form
+from tests.lti.test_lti_story import RIGHT, hand_in
+from tests.utils.courses import assignment_body
+
+
+def states(user: str) -> list[str]:
+    with session_scope() as session:
+        return [row.state for row in session.query(LtiGradeSync).all() if row.user.name == user]
+
+
+def settled(user: str, wanted: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while states(user) != [wanted]:
+        assert time.monotonic() < deadline, states(user)
+        time.sleep(0.1)
+
+
+def place_assignment(judge: str, lms: Platform, teacher: LmsBrowser) -> tuple[int, str]:
+    """The instructor's deep-linking launch makes the course; they make an assignment there
+    (holding its grades) and place it. Its id and the LMS link's id."""
+    landed = teacher.launch(lms.deep_link_start_url("tess"))
+    token = landed.headers["location"].rsplit("/", 1)[1]
+    course_id = teacher.api("GET", f"/lti/deep-links/{token}").json()["course_id"]
+    made = teacher.api("POST", f"/courses/{course_id}/assignments",
+                       json=assignment_body(["secret_lookup"], held=True, title="Lookups, graded"))
+    assert made.status_code == 201, made.text
+    assignment: dict[str, Any] = made.json()
+    csrf = teacher.request("GET", f"{judge}/api/v1/auth/session").json()["csrf_token"]
+    answer = teacher.request("POST", f"{judge}/lti/deep-link/{token}",
+                             data={"csrf_token": csrf, "assignment": str(assignment["id"])})
+    assert answer.status_code == 200, answer.text
+    before = set(lms.links)
+    action, fields = auto_post_form(answer.text)
+    assert teacher.request("POST", action, data=fields).status_code == 200
+    [link] = [link for link in lms.links if link not in before]
+    assert lms.links[link].custom == {"assignment": str(assignment["id"])}
+    return int(assignment["id"]), link
+
+
+def test_held_released_overridden_refused_and_sent_again(
+        judge: str, grade_sender: subprocess.Popen[bytes], lms: Platform) -> None:
+    register_by_hand(judge, lms, new_admin())
+    lms.add_user("tess", "Tess Teacher", "tess@example.org", roles=[INSTRUCTOR])
+    lms.add_user("ann", "Ann Lee", "ann@example.org", roles=[LEARNER])
+    teacher = LmsBrowser(judge)
+    assignment_id, link = place_assignment(judge, lms, teacher)
+    item = str(lms.links[link].line_item_id)
+    assert lms.line_items[item]["scoreMaximum"] == 1  # one problem
+
+    learner = LmsBrowser(judge)
+    assert learner.launch(lms.launch_start_url("ann", link)).headers["location"] == f"/assignments/{assignment_id}"
+    submission = hand_in(learner, "secret_lookup", RIGHT)
+    assert submission["held"] is True
+    settled("Ann Lee", "held")
+    assert lms.scores(item) == []
+
+    released = teacher.api("POST", f"/assignments/{assignment_id}/release-grades")
+    assert released.status_code == 200, released.text
+    [first] = lms.wait_for_scores(item, 1)
+    assert (first["userId"], first["scoreGiven"], first["scoreMaximum"]) == ("ann", 1.0, 1.0)
+    assert first["comment"] == "Solved 1 of 1 on the judge"
+
+    by_hand = teacher.api("PUT", f"/submissions/{submission['id']}/score",
+                          json={"score": 0.5, "reason": "the style rules were ignored"})
+    assert by_hand.status_code == 200, by_hand.text
+    assert lms.wait_for_scores(item, 2)[-1]["scoreGiven"] == 0.5
+
+    # The platform refuses every attempt: tried again after each back-off (0.5 s twice here),
+    # then given up, with the platform's answer kept for the instructor.
+    lms.fail_next_scores(3)
+    teacher.api("PUT", f"/submissions/{submission['id']}/score", json={"score": 0.25, "reason": "late file"})
+    settled("Ann Lee", "failed")
+    [row] = teacher.api("GET", f"/assignments/{assignment_id}/lti-grades").json()
+    assert (row["user"], row["state"], row["attempts"], row["score_given"]) == ("Ann Lee", "failed", 3, 0.5)
+    assert "answered 503" in row["error"]
+    assert len(lms.scores(item)) == 2
+
+    again = teacher.api("POST", f"/assignments/{assignment_id}/lti-grades/send-again", json={})
+    assert again.status_code == 200 and again.json()[0]["state"] == "pending"
+    assert lms.wait_for_scores(item, 3)[-1]["scoreGiven"] == 0.25
+    settled("Ann Lee", "sent")
+    [row] = teacher.api("GET", f"/assignments/{assignment_id}/lti-grades").json()
+    assert (row["state"], row["score_given"], row["error"]) == ("sent", 0.25, None)
+
+    # A learner reads none of it.
+    assert learner.api("GET", f"/assignments/{assignment_id}/lti-grades").status_code == 403
