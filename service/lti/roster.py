@@ -1,6 +1,6 @@
 """Names and Role Provisioning Services: an instructor pulls their course's roster from the
 platform, page after page (``Link: <...>; rel="next"``), so that its learners are in the gradebook
-before their first launch. At most JUDGE_LTI_MAX_ROSTER members are read. Active members are
+before their first launch. At most JUDGE_LTI_MAX_ROSTER members, and MAX_PAGES pages, are read. Active members are
 made judge users (by issuer and ``sub``) and members of the course with the platform's role;
 inactive or deleted ones are left as they are."""
 
@@ -21,6 +21,7 @@ from service.lti import grade_marks, provisioning, remote, tokens
 from service.settings import get_settings
 
 MEMBERSHIPS = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
+MAX_PAGES = 1000  # a platform that answers empty pages, each naming a next one, stops here
 _NEXT = re.compile(r'<([^>]+)>\s*;\s*rel="?next"?')
 
 
@@ -57,7 +58,7 @@ def pull(session: Session, user: User, course_id: int) -> Pulled:
     url: str | None = context.memberships_url
     seen, pages, learners = 0, 0, []
     what = f"the roster of course {course_id} from platform {platform.name!r}"
-    while url is not None and seen < most:
+    while url is not None and seen < most and pages < MAX_PAGES:
         token = tokens.access_token(session, platform, (c.SCOPE_NRPS,))
         answer = remote.call("GET", url, what,
                              headers={"Authorization": f"Bearer {token}", "Accept": MEMBERSHIPS})
