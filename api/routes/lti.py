@@ -38,6 +38,10 @@ from service.track_progress import shipped_tracks
 
 router = APIRouter(tags=["lti"])
 
+TAKEN = {409: {"description": "a platform with this issuer and client id is registered already"}}
+PLATFORM_FAILED = {502: {"description": "the LMS could not be reached, or answered what the judge cannot use "
+                                        "(platform_error: the message says which call and why)"}}
+
 
 def tool_base(request: Request) -> str:
     """The judge's address as platforms reach it: JUDGE_PUBLIC_URL, else the request's own."""
@@ -73,7 +77,7 @@ def list_platforms(session: SessionDep, _: Admin) -> list[PlatformOut]:
     return [_platform_out(p) for p in platforms.listing(session)]
 
 
-@router.post("/lti/platforms", status_code=201, response_model=PlatformOut)
+@router.post("/lti/platforms", status_code=201, response_model=PlatformOut, responses=TAKEN)
 def add_platform(body: PlatformIn, session: SessionDep, admin: Admin) -> PlatformOut:
     """Register a platform by hand (the values its LTI 1.3 tool settings show)."""
     platform = platforms.register(session, admin, _fields(body))
@@ -81,7 +85,7 @@ def add_platform(body: PlatformIn, session: SessionDep, admin: Admin) -> Platfor
     return _platform_out(platform)
 
 
-@router.put("/lti/platforms/{platform_id}", response_model=PlatformOut)
+@router.put("/lti/platforms/{platform_id}", response_model=PlatformOut, responses=TAKEN)
 def change_platform(platform_id: Annotated[int, Path(ge=1, le=2**31 - 1)], body: PlatformIn,
                     session: SessionDep, _: Admin) -> PlatformOut:
     """Change a platform's registration (a new deployment id, a moved endpoint)."""
@@ -99,7 +103,8 @@ def remove_platform(platform_id: Annotated[int, Path(ge=1, le=2**31 - 1)], sessi
     return Response(status_code=204)
 
 
-@router.post("/lti/registrations", response_model=RegistrationPreview | PlatformOut)
+@router.post("/lti/registrations", response_model=RegistrationPreview | PlatformOut,
+             responses={**TAKEN, **PLATFORM_FAILED})
 def dynamic_registration(body: RegistrationIn, request: Request, session: SessionDep,
                          admin: Admin) -> RegistrationPreview | PlatformOut:
     """LTI Dynamic Registration: without a registration token, what the platform's configuration
@@ -177,7 +182,9 @@ def course_lti(course_id: Id, session: SessionDep, user: CurrentUser) -> CourseL
                         roster_pulled_at=context.roster_pulled_at)
 
 
-@router.post("/courses/{course_id}/lti-roster", response_model=RosterOut)
+@router.post("/courses/{course_id}/lti-roster", response_model=RosterOut, responses={
+    409: {"description": "the course was not made by an LMS launch, or its LMS offers no roster service"},
+    **PLATFORM_FAILED})
 def pull_roster(course_id: Id, session: SessionDep, user: CurrentUser) -> RosterOut:
     """Pull the course's roster from the LMS (Names and Role Provisioning): its active members
     join the course with the LMS's roles."""

@@ -576,13 +576,14 @@ class LtiLaunchState(Base):
 
 
 class LtiUser(Base):
-    """A platform's user (its issuer's ``sub``) and the judge user they are: never matched by
-    name or e-mail."""
+    """An issuer's user (its ``sub``) and the judge user they are: never matched by name or
+    e-mail. By issuer, not by registration: the same LMS registered again (or under a second
+    client id) finds the same people."""
 
     __tablename__ = "lti_users"
-    __table_args__ = (UniqueConstraint("platform_id", "sub"), UniqueConstraint("platform_id", "user_id"))
+    __table_args__ = (UniqueConstraint("issuer", "sub"), UniqueConstraint("issuer", "user_id"))
     id: Mapped[int] = mapped_column(primary_key=True)
-    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id", ondelete="CASCADE"))
+    issuer: Mapped[str] = mapped_column(String(500))
     sub: Mapped[str] = mapped_column(String(255))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
 

@@ -132,7 +132,7 @@ def deliver(session: Session, sync_id: int) -> str:
     context = session.get(LtiContext, row.link.context_id)
     platform = session.get(LtiPlatform, context.platform_id) if context is not None else None
     sub = session.scalar(select(LtiUser.sub).where(LtiUser.user_id == row.user_id,
-                                                   LtiUser.platform_id == (platform.id if platform else -1)))
+                                                   LtiUser.issuer == (platform.issuer if platform else "")))
     row.attempts += 1
     try:
         if platform is None or sub is None or row.link.lineitem_url is None:

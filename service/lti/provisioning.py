@@ -66,7 +66,7 @@ def _free_name(session: Session, wanted: str) -> str:
 def user_for(session: Session, platform: LtiPlatform, sub: str, claims: dict[str, Any],
              teaches: bool) -> User:
     """The judge user of the platform's ``sub``, made at their first launch (or roster pull)."""
-    link = session.scalar(select(LtiUser).where(LtiUser.platform_id == platform.id, LtiUser.sub == sub))
+    link = session.scalar(select(LtiUser).where(LtiUser.issuer == platform.issuer, LtiUser.sub == sub))
     if link is not None:
         user = session.get(User, link.user_id)
         assert user is not None  # the foreign key cascades
@@ -74,7 +74,7 @@ def user_for(session: Session, platform: LtiPlatform, sub: str, claims: dict[str
         user = User(name=_free_name(session, _shown_name(claims)), role=Role.LEARNER.value)
         session.add(user)
         session.flush()
-        session.add(LtiUser(platform_id=platform.id, sub=sub, user_id=user.id))
+        session.add(LtiUser(issuer=platform.issuer, sub=sub, user_id=user.id))
     email = claims.get("email")
     if user.email is None and isinstance(email, str) and "@" in email and len(email) <= 254:
         user.email = email

@@ -1,8 +1,8 @@
 """Names and Role Provisioning Services: an instructor pulls their course's roster from the
 platform, page after page (``Link: <...>; rel="next"``), so that its learners are in the gradebook
-before their first launch. At most JUDGE_LTI_MAX_ROSTER members, and MAX_PAGES pages, are read. Active members are
-made judge users (by issuer and ``sub``) and members of the course with the platform's role;
-inactive or deleted ones are left as they are."""
+before their first launch. At most JUDGE_LTI_MAX_ROSTER members, and MAX_PAGES pages, are read.
+Active members are made judge users (by issuer and ``sub``) and members of the course with the
+platform's role; inactive or deleted ones are left as they are."""
 
 from __future__ import annotations
 

@@ -59,6 +59,10 @@ class Course:
     deployment_id: str
     link_id: str
 
+    @property
+    def issuer(self) -> str:
+        return self.lms.issuer
+
     def member(self, roles: list[str] | None = None) -> str:
         """A new member of the LMS course (a learner unless ``roles`` say otherwise): their sub,
         which is also their name, so that the judge's user can be looked for by either."""
@@ -178,7 +182,7 @@ def assert_refused(response: httpx.Response, *named: str) -> str:
 def assert_nobody(course: Course, sub: str) -> None:
     """The judge holds no user for the platform's ``sub`` (nor one by that name)."""
     with session_scope() as session:
-        linked = session.scalar(select(LtiUser).where(LtiUser.platform_id == course.platform_id,
+        linked = session.scalar(select(LtiUser).where(LtiUser.issuer == course.issuer,
                                                       LtiUser.sub == sub))
         named = session.scalar(select(User).where(User.name.like(f"{sub}%")))
     assert linked is None and named is None, (sub, linked, named)
@@ -188,7 +192,7 @@ def assert_signed_in(response: httpx.Response, course: Course, sub: str) -> None
     assert response.status_code == 303, (response.status_code, response.text[:1000])
     assert set_cookies(response).get(SESSION_COOKIE)
     with session_scope() as session:
-        assert session.scalar(select(LtiUser).where(LtiUser.platform_id == course.platform_id,
+        assert session.scalar(select(LtiUser).where(LtiUser.issuer == course.issuer,
                                                     LtiUser.sub == sub)) is not None
 
 
@@ -367,6 +371,10 @@ def test_a_forged_signature_under_the_current_kid_is_refused(http: httpx.Client,
     forged = course.lms.sign(course.claims(sub, started.nonce), key="rogue", kid=kid)
     assert_refused(post_launch(http, course, forged, started.state, started.cookie),
                    "signature does not verify", kid)
+    # The refusal used the login up: a rightly signed token cannot follow on the same state.
+    honest = course.lms.sign(course.claims(sub, started.nonce))
+    assert_refused(post_launch(http, course, honest, started.state, started.cookie),
+                   "state is unknown, used already or expired")
     assert_nobody(course, sub)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+import uuid
 from typing import Any
 
 from service.db.models import LtiGradeSync
@@ -53,8 +54,9 @@ def place_assignment(judge: str, lms: Platform, teacher: LmsBrowser) -> tuple[in
 def test_held_released_overridden_refused_and_sent_again(
         judge: str, grade_sender: subprocess.Popen[bytes], lms: Platform) -> None:
     register_by_hand(judge, lms, new_admin())
+    ann = f"Ann Lee {uuid.uuid4().hex[:6]}"  # a name of this test's own: the database is the session's
     lms.add_user("tess", "Tess Teacher", "tess@example.org", roles=[INSTRUCTOR])
-    lms.add_user("ann", "Ann Lee", "ann@example.org", roles=[LEARNER])
+    lms.add_user("ann", ann, "ann@example.org", roles=[LEARNER])
     teacher = LmsBrowser(judge)
     assignment_id, link = place_assignment(judge, lms, teacher)
     item = str(lms.links[link].line_item_id)
@@ -64,7 +66,7 @@ def test_held_released_overridden_refused_and_sent_again(
     assert learner.launch(lms.launch_start_url("ann", link)).headers["location"] == f"/assignments/{assignment_id}"
     submission = hand_in(learner, "secret_lookup", RIGHT)
     assert submission["held"] is True
-    settled("Ann Lee", "held")
+    settled(ann, "held")
     assert lms.scores(item) == []
 
     released = teacher.api("POST", f"/assignments/{assignment_id}/release-grades")
@@ -82,16 +84,16 @@ def test_held_released_overridden_refused_and_sent_again(
     # then given up, with the platform's answer kept for the instructor.
     lms.fail_next_scores(3)
     teacher.api("PUT", f"/submissions/{submission['id']}/score", json={"score": 0.25, "reason": "late file"})
-    settled("Ann Lee", "failed")
+    settled(ann, "failed")
     [row] = teacher.api("GET", f"/assignments/{assignment_id}/lti-grades").json()
-    assert (row["user"], row["state"], row["attempts"], row["score_given"]) == ("Ann Lee", "failed", 3, 0.5)
+    assert (row["user"], row["state"], row["attempts"], row["score_given"]) == (ann, "failed", 3, 0.5)
     assert "answered 503" in row["error"]
     assert len(lms.scores(item)) == 2
 
     again = teacher.api("POST", f"/assignments/{assignment_id}/lti-grades/send-again", json={})
     assert again.status_code == 200 and again.json()[0]["state"] == "pending"
     assert lms.wait_for_scores(item, 3)[-1]["scoreGiven"] == 0.25
-    settled("Ann Lee", "sent")
+    settled(ann, "sent")
     [row] = teacher.api("GET", f"/assignments/{assignment_id}/lti-grades").json()
     assert (row["state"], row["score_given"], row["error"]) == ("sent", 0.25, None)
 

@@ -102,9 +102,11 @@ def test_register_deep_link_launch_submit_and_the_score_arrives(
         judge: str, grade_sender: subprocess.Popen[bytes], lms: Platform) -> None:
     admin = new_admin()
     register_dynamically(judge, lms, admin)
-    lms.add_user("tess", "Tess Teacher", "tess@example.org", roles=[INSTRUCTOR])
-    lms.add_user("ann", "Ann Lee", "ann@example.org", roles=[LEARNER])
-    lms.add_user("bob", "Bob Ray", "bob@example.org", roles=[LEARNER])
+    tag = uuid.uuid4().hex[:6]  # names of this test's own: the database is the session's
+    tess, ann, bob = f"Tess Teacher {tag}", f"Ann Lee {tag}", f"Bob Ray {tag}"
+    lms.add_user("tess", tess, "tess@example.org", roles=[INSTRUCTOR])
+    lms.add_user("ann", ann, "ann@example.org", roles=[LEARNER])
+    lms.add_user("bob", bob, "bob@example.org", roles=[LEARNER])
     second = f"lookup_two_{uuid.uuid4().hex[:6]}"
     publish_copy(judge, second)
 
@@ -118,14 +120,14 @@ def test_register_deep_link_launch_submit_and_the_score_arrives(
 
     # The instructor is the course's instructor, and a judge instructor, never an admin.
     me = teacher.api("GET", "/me").json()
-    assert (me["name"], me["role"]) == ("Tess Teacher", "instructor")
+    assert (me["name"], me["role"]) == (tess, "instructor")
 
     learner = LmsBrowser(judge)
     by_slug = {lms.links[link].custom["problem"]: link for link in links}
     landed = learner.launch(lms.launch_start_url("ann", by_slug["secret_lookup"]))
     assert landed.status_code == 303 and landed.headers["location"] == "/problems/secret_lookup"
     me = learner.api("GET", "/me").json()
-    assert (me["name"], me["role"], me["email"]) == ("Ann Lee", "learner", "ann@example.org")
+    assert (me["name"], me["role"], me["email"]) == (ann, "learner", "ann@example.org")
     courses = learner.api("GET", "/courses").json()
     assert [c["role"] for c in courses] == ["learner"]
 
@@ -151,10 +153,10 @@ def test_register_deep_link_launch_submit_and_the_score_arrives(
     assert pulled.status_code == 200, pulled.text
     assert pulled.json()["members"] == 3 and pulled.json()["pages"] == 2 and pulled.json()["added"] == 1
     members = {m["user"]: m["role"] for m in teacher.api("GET", f"/courses/{course_id}").json()["members"]}
-    assert members == {"Tess Teacher": "instructor", "Ann Lee": "learner", "Bob Ray": "learner"}
+    assert members == {tess: "instructor", ann: "learner", bob: "learner"}
     with session_scope() as session:
         rows = session.query(LtiGradeSync).all()
-        states = sorted(row.state for row in rows if row.user.name == "Ann Lee")
+        states = sorted(row.state for row in rows if row.user.name == ann)
     assert states == ["sent", "sent"]
 
     # The judge rotates its keys: the key that was published ahead signs, and the LMS, which

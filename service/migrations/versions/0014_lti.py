@@ -59,11 +59,11 @@ def upgrade() -> None:
     op.create_index("ix_lti_launch_states_expires_at", "lti_launch_states", ["expires_at"])
     op.create_table(
         "lti_users", _id(),
-        _fk("platform_id", "lti_platforms.id"),
+        sa.Column("issuer", sa.String(500), nullable=False),
         sa.Column("sub", sa.String(255), nullable=False),
         _fk("user_id", "users.id"),
-        sa.UniqueConstraint("platform_id", "sub"),
-        sa.UniqueConstraint("platform_id", "user_id"),
+        sa.UniqueConstraint("issuer", "sub"),
+        sa.UniqueConstraint("issuer", "user_id"),
     )
     op.create_index("ix_lti_users_user_id", "lti_users", ["user_id"])
     op.create_table(
