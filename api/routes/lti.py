@@ -12,6 +12,7 @@ from fastapi import APIRouter, Path, Request, Response
 from sqlalchemy import select
 
 from api.deps import Admin, CurrentUser, SessionDep
+from api.routes.accounts import Responses
 from api.schemas.bounds import Id
 from api.schemas.lti import (
     CourseLtiOut,
@@ -38,8 +39,8 @@ from service.track_progress import shipped_tracks
 
 router = APIRouter(tags=["lti"])
 
-TAKEN = {409: {"description": "a platform with this issuer and client id is registered already"}}
-PLATFORM_FAILED = {502: {"description": "the LMS could not be reached, or answered what the judge cannot use "
+TAKEN: Responses = {409: {"description": "a platform with this issuer and client id is registered already"}}
+PLATFORM_FAILED: Responses = {502: {"description": "the LMS could not be reached, or answered what the judge cannot use "
                                         "(platform_error: the message says which call and why)"}}
 
 

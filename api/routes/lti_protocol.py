@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, Request
 from fastapi.concurrency import run_in_threadpool
@@ -29,6 +30,7 @@ from service.lti.framing import origin
 router = APIRouter(prefix="/lti", tags=["lti"], include_in_schema=False)
 
 STATE_PATH = "/lti"
+COOKIE_CHECK = "lti_cookies"
 
 
 def _cross_site_cookie(response: Response, name: str, value: str, max_age: int, path: str = "/") -> None:
@@ -56,18 +58,32 @@ async def _fields(request: Request) -> dict[str, str]:
 
 @router.api_route("/login", methods=["GET", "POST"])
 async def login(request: Request) -> Response:
-    """Third-party-initiated login: on to the platform's authorization endpoint, with a state
-    and nonce kept for the launch."""
+    """Third-party-initiated login: a state and nonce kept for the launch, then on to the
+    platform's authorization endpoint, once the page has seen that this browser keeps the
+    judge's cookies here. Where it does not (a frame, in a browser that blocks cookies there),
+    the page offers the same login in a new window instead: checked now, before the platform
+    spends its login hint, since a platform may take a hint only once."""
     given = await _fields(request)
-    redirect_uri = f"{tool_base(request)}/lti/launch"
+    base = tool_base(request)
 
     def begin() -> launch.LoginStart:
         with new_session() as session:
-            return launch.begin(session, given, redirect_uri)
+            return launch.begin(session, given, f"{base}/lti/launch")
 
     start = await run_in_threadpool(begin)
-    response = RedirectResponse(start.redirect_url, status_code=302)
+    again = html.escape(f"{base}/lti/login?{urlencode(launch.login_fields(given))}", quote=True)
+    response = _page("Signing in from the LMS", (
+        f'<div id="lti-login" data-next="{html.escape(start.redirect_url, quote=True)}">'
+        '<p id="lti-login-wait">Signing you in…</p>'
+        '<div id="lti-login-blocked" hidden><p>Your browser keeps no cookies for the judge inside the '
+        "LMS's page, so the judge cannot sign you in here.</p>"
+        f'<p><a class="button" href="{again}" target="_blank" rel="opener">Open the judge in a new window</a>'
+        "</p></div></div>"
+        '<script type="module" src="/static/js/lti/login.js"></script>'))
     _cross_site_cookie(response, launch.STATE_COOKIE, start.state, max_age=900, path=STATE_PATH)
+    # Readable by the page's script (unlike the state's): its presence is the check.
+    response.headers.append("set-cookie", f"{COOKIE_CHECK}=1; Max-Age=900; Path={STATE_PATH}; Secure; "
+                                          "SameSite=None; Partitioned")
     return response
 
 

@@ -40,14 +40,20 @@ PAGE_HEADERS = {
 }
 
 
-def page_headers() -> dict[str, str]:
-    """The headers of every page, with who may frame it now."""
-    ancestors = framing.frame_ancestors()
+def page_headers(ancestors: str | None = None) -> dict[str, str]:
+    """The headers of every page, with who may frame it now (or ``ancestors``)."""
+    ancestors = ancestors or framing.frame_ancestors()
     return {**PAGE_HEADERS, "Content-Security-Policy": CONTENT_SECURITY_POLICY.format(ancestors=ancestors)}
 
 
-def _shell() -> HTMLResponse:
-    return HTMLResponse(SHELL, headers=page_headers())
+# Dynamic registration is opened by an LMS not registered yet, often in a frame: any site may
+# frame that page, which then does nothing but offer a window of its own (js/lti/register.js),
+# so a frame never holds its Register button for a click to be stolen.
+FRAMED_BY_ANYONE = {"/lti/register"}
+
+
+def _shell(path: str) -> HTMLResponse:
+    return HTMLResponse(SHELL, headers=page_headers("*" if path in FRAMED_BY_ANYONE else None))
 
 
 # Every page path and what it shows; each serves the same shell (the script draws the page).
@@ -81,7 +87,7 @@ PAGES: dict[str, str] = {
 
 def _page_route(path: str, description: str) -> None:
     def page() -> HTMLResponse:
-        return _shell()
+        return _shell(path)
 
     page.__doc__ = description
     router.add_api_route(path, page, methods=["GET"], response_class=HTMLResponse, name=f"page {path}")

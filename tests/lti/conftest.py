@@ -9,7 +9,9 @@ itself, as a browser on a trustworthy origin would.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import subprocess
 import uuid
 from collections.abc import Iterator
@@ -83,6 +85,18 @@ def register_by_hand(judge: str, lms: Platform, admin: str, client_id: str | Non
     return body
 
 
+NEXT = re.compile(r'data-next="([^"]*)"')
+
+
+def login_next(response: httpx.Response) -> str:
+    """Where the judge's login page sends a browser that keeps its cookies: the platform's
+    authorization endpoint, with the judge's authentication request."""
+    assert response.status_code == 200, (response.status_code, response.text[:500])
+    found = NEXT.search(response.text)
+    assert found, response.text[:500]
+    return html.unescape(found.group(1))
+
+
 @dataclass
 class LmsBrowser:
     """One person's browser: the platform's pages and the judge's, with the judge's cookies."""
@@ -113,8 +127,14 @@ class LmsBrowser:
         """Follow a launch from the platform's start URL: the login, the authorization, the
         auto-posted form; the judge's answer to the launch (a 303 to its page, or a refusal)."""
         response = self.request("GET", start_url)
-        while response.status_code in (302, 303, 307) and "/lti/launch" not in str(response.url):
-            response = self.request("GET", str(httpx.URL(str(response.url)).join(response.headers["location"])))
+        while True:
+            if response.status_code in (302, 303, 307):
+                target = str(httpx.URL(str(response.url)).join(response.headers["location"]))
+            elif str(response.url).startswith(f"{self.judge}/lti/login"):
+                target = login_next(response)  # what the page's script does, the cookies kept
+            else:
+                break
+            response = self.request("GET", target)
         assert response.status_code == 200, (response.status_code, response.text[:500])
         action, fields = auto_post_form(response.text)
         return self.request("POST", action, data=fields)

@@ -38,7 +38,7 @@ from service.db.session import session_scope
 from service.lti.launch import STATE_COOKIE
 from service.lti.platforms import REFETCH_AFTER
 from service.web_sessions import COOKIE as SESSION_COOKIE
-from tests.lti.conftest import LEARNER, new_admin, register_by_hand
+from tests.lti.conftest import LEARNER, login_next, new_admin, register_by_hand
 from tests.lti.platform import DEPLOYMENT_ID, Platform, auto_post_form
 
 MENTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"
@@ -114,11 +114,11 @@ def set_cookies(response: httpx.Response) -> dict[str, str]:
 
 
 def judge_login(http: httpx.Client, course: Course, url: str) -> Login:
-    """GET the judge's login URL: the redirect to the platform's authorization endpoint and the
-    state cookie, read as the browser would get them (the redirect is not followed)."""
+    """GET the judge's login URL: where its page sends the browser on (the platform's
+    authorization endpoint) and the state cookie, read as the browser would get them (not
+    followed)."""
     answer = http.get(url)
-    assert answer.status_code == 302, (answer.status_code, answer.text)
-    location = answer.headers["location"]
+    location = login_next(answer)
     assert location.startswith(f"{course.lms.authorize_url}?"), location
     request = {name: values[0] for name, values in parse_qs(urlsplit(location).query).items()}
     assert request["client_id"] == course.client_id

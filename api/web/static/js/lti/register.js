@@ -1,19 +1,46 @@
 // /lti/register?openid_configuration=...&registration_token=...: LTI dynamic registration, which
-// an LMS opens (in a window or a frame). An admin sees what the platform says it is, confirms, and
+// an LMS opens in a window or a frame. An admin sees what the platform says it is, confirms, and
 // the judge registers itself there; the LMS is then told to close this page.
+//
+// In a frame the page does nothing but offer a window of its own: the admin's session cookie is
+// never sent to a frame on another site, and a frame (any site may frame this page) must hold no
+// button whose click could be stolen. The window reports back through the frame that opened it.
 import { api } from "../core/api.js";
 import { el, notice, setTitle, show } from "../core/dom.js";
 import { formMessage, refusalText } from "../account/forms.js";
+import { signedIn } from "../account/user.js";
+import { signInHref } from "../account/nextpath.js";
 
-const CLOSE = { subject: "org.imsglobal.lti.close" };
+const CLOSE = "org.imsglobal.lti.close";
+const framed = window.top !== window.self;
 
 function tellTheLms() {
-  const lms = window.opener || (window.parent !== window ? window.parent : null);
-  if (lms) lms.postMessage(CLOSE, "*"); // the message carries nothing; any LMS origin may hear it
+  const lms = window.opener || (framed ? window.parent : null);
+  if (lms) lms.postMessage({ subject: CLOSE }, "*"); // it carries nothing; any LMS origin may hear it
+}
+
+function offerAWindow() {
+  // The window this opens reports to this frame (its opener), which passes it on to the LMS.
+  window.addEventListener("message", (event) => {
+    if (event.origin === location.origin && event.data?.subject === CLOSE) window.parent.postMessage({ subject: CLOSE }, "*");
+  });
+  const open = el("button", { type: "button" }, "Open the registration in a new window");
+  open.addEventListener("click", () => window.open(location.href, "_blank"));
+  show(el("h1", {}, "Register with an LMS"),
+    el("p", {}, "An LMS asks to register the judge as an LTI 1.3 tool. An admin of the judge confirms it in a window of the judge's own, signed in there."),
+    open);
 }
 
 export async function registrationPage(signal) {
   setTitle("Register with an LMS");
+  if (framed) {
+    offerAWindow();
+    return;
+  }
+  if (!signedIn()) {
+    location.replace(signInHref(location.pathname + location.search));
+    return;
+  }
   const query = new URLSearchParams(location.search);
   const configuration = query.get("openid_configuration") || "";
   const token = query.get("registration_token") || "";

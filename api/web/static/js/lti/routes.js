@@ -6,6 +6,7 @@ import { registrationPage } from "./register.js";
 
 export const LTI_ROUTES = [
   [/^\/admin\/lti$/, () => ltiAdminPage, "admin"],
-  [/^\/lti\/register$/, () => registrationPage, "admin"],
+  // open: in a frame it only offers a window of its own, signed in or not (js/lti/register.js)
+  [/^\/lti\/register$/, () => registrationPage, "admin", { open: true }],
   [/^\/lti\/deep-link\/([^/]+)$/, (m) => (signal) => deepLinkPage(decodeURIComponent(m[1]), signal), "courses"],
 ];
