@@ -40,8 +40,9 @@ from service.track_progress import shipped_tracks
 router = APIRouter(tags=["lti"])
 
 TAKEN: Responses = {409: {"description": "a platform with this issuer and client id is registered already"}}
-PLATFORM_FAILED: Responses = {502: {"description": "the LMS could not be reached, or answered what the judge cannot use "
-                                        "(platform_error: the message says which call and why)"}}
+PLATFORM_FAILED: Responses = {502: {"description": (
+    "the LMS could not be reached, or answered what the judge cannot use (platform_error: the "
+    "message says which call and why)")}}
 
 
 def tool_base(request: Request) -> str:
