@@ -11,7 +11,8 @@ the learner's place in the course, as the join link is elsewhere.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -32,7 +33,7 @@ from service.db.models import (
     Role,
     User,
 )
-from service.errors import LaunchRefused
+from service.errors import Conflict, LaunchRefused
 from service.lti import claims as c
 from service.track_progress import shipped_tracks
 
@@ -63,18 +64,43 @@ def _free_name(session: Session, wanted: str) -> str:
     return f"{wanted} ({number})"
 
 
+T = TypeVar("T")
+TRIES = 3
+
+
+def _found_or_made(session: Session, find: Callable[[], T | None], make: Callable[[], T]) -> T:
+    """What ``find`` finds, else what ``make`` adds, in a savepoint: two first launches at the
+    same moment (a learner's two tabs, a class at nine o'clock) both end with the one row, the
+    second finding what the first made; a name taken meanwhile is chosen again."""
+    for _ in range(TRIES):
+        found = find()
+        if found is not None:
+            return found
+        try:
+            with session.begin_nested():
+                made = make()
+                session.flush()
+            return made
+        except IntegrityError:
+            continue
+    raise Conflict("the LMS's launch met another one making the same records: open the link again")
+
+
 def user_for(session: Session, platform: LtiPlatform, sub: str, claims: dict[str, Any],
              teaches: bool) -> User:
     """The judge user of the platform's ``sub``, made at their first launch (or roster pull)."""
-    link = session.scalar(select(LtiUser).where(LtiUser.issuer == platform.issuer, LtiUser.sub == sub))
-    if link is not None:
-        user = session.get(User, link.user_id)
-        assert user is not None  # the foreign key cascades
-    else:
-        user = User(name=_free_name(session, _shown_name(claims)), role=Role.LEARNER.value)
-        session.add(user)
+    def find() -> User | None:
+        link = session.scalar(select(LtiUser).where(LtiUser.issuer == platform.issuer, LtiUser.sub == sub))
+        return None if link is None else session.get(User, link.user_id)
+
+    def make() -> User:
+        made = User(name=_free_name(session, _shown_name(claims)), role=Role.LEARNER.value)
+        session.add(made)
         session.flush()
-        session.add(LtiUser(issuer=platform.issuer, sub=sub, user_id=user.id))
+        session.add(LtiUser(issuer=platform.issuer, sub=sub, user_id=made.id))
+        return made
+
+    user = _found_or_made(session, find, make)
     email = claims.get("email")
     if user.email is None and isinstance(email, str) and "@" in email and len(email) <= 254:
         user.email = email
@@ -91,23 +117,28 @@ def context_for(session: Session, platform: LtiPlatform, deployment_id: str,
     if not isinstance(context, dict) or not isinstance(context.get("id"), str) or not context["id"]:
         raise LaunchRefused("the launch names no course (context): place the judge in a course of the LMS")
     context_id = context["id"][:255]
-    row = session.scalar(select(LtiContext).where(
-        LtiContext.platform_id == platform.id, LtiContext.deployment_id == deployment_id,
-        LtiContext.context_id == context_id))
     named = [t for t in (context.get("title"), context.get("label")) if isinstance(t, str) and t.strip()]
     title = named[0] if named else f"Course {context_id} of {platform.name}"
     title = _SPACES.sub(" ", "".join(ch for ch in title if ch.isprintable())).strip()[:200]
-    if row is None:
+
+    def find() -> LtiContext | None:
+        return session.scalar(select(LtiContext).where(
+            LtiContext.platform_id == platform.id, LtiContext.deployment_id == deployment_id,
+            LtiContext.context_id == context_id))
+
+    def make() -> LtiContext:
         course = Course(title=title, join_code=new_join_code())
         session.add(course)
         session.flush()
-        row = LtiContext(platform_id=platform.id, deployment_id=deployment_id, context_id=context_id,
-                         course_id=course.id)
-        session.add(row)
-    else:
-        known = session.get(Course, row.course_id)
-        if known is not None:
-            known.title = title
+        made = LtiContext(platform_id=platform.id, deployment_id=deployment_id, context_id=context_id,
+                          course_id=course.id)
+        session.add(made)
+        return made
+
+    row = _found_or_made(session, find, make)
+    known = session.get(Course, row.course_id)
+    if known is not None:
+        known.title = title
     nrps = claims.get(c.NRPS)
     if isinstance(nrps, dict) and isinstance(nrps.get("context_memberships_url"), str):
         row.memberships_url = nrps["context_memberships_url"][:1000]
@@ -118,13 +149,15 @@ def context_for(session: Session, platform: LtiPlatform, deployment_id: str,
 def place(session: Session, context: LtiContext, user: User, teaches: bool) -> CourseMember:
     """``user``'s membership of the context's course, with the role the platform gives them."""
     role = (CourseRole.INSTRUCTOR if teaches else CourseRole.LEARNER).value
-    member = session.scalar(select(CourseMember).where(CourseMember.course_id == context.course_id,
-                                                       CourseMember.user_id == user.id))
-    if member is None:
-        member = CourseMember(course_id=context.course_id, user_id=user.id, role=role)
-        session.add(member)
-    else:
-        member.role = role
+
+    def make() -> CourseMember:
+        made = CourseMember(course_id=context.course_id, user_id=user.id, role=role)
+        session.add(made)
+        return made
+
+    member = _found_or_made(session, lambda: session.scalar(select(CourseMember).where(
+        CourseMember.course_id == context.course_id, CourseMember.user_id == user.id)), make)
+    member.role = role
     session.flush()
     return member
 
@@ -164,11 +197,15 @@ def link_for(session: Session, context: LtiContext, claims: dict[str, Any]) -> L
     resource = claims.get(c.RESOURCE_LINK)
     if not isinstance(resource, dict) or not isinstance(resource.get("id"), str) or not resource["id"]:
         raise LaunchRefused("the launch names no resource link (resource_link.id)")
-    link = session.scalar(select(LtiLink).where(LtiLink.context_id == context.id,
-                                                LtiLink.resource_link_id == resource["id"][:255]))
-    if link is None:
-        link = LtiLink(context_id=context.id, resource_link_id=resource["id"][:255])
-        session.add(link)
+    resource_id = resource["id"][:255]
+
+    def make() -> LtiLink:
+        made = LtiLink(context_id=context.id, resource_link_id=resource_id)
+        session.add(made)
+        return made
+
+    link = _found_or_made(session, lambda: session.scalar(select(LtiLink).where(
+        LtiLink.context_id == context.id, LtiLink.resource_link_id == resource_id)), make)
     if isinstance(resource.get("title"), str):
         link.title = resource["title"][:200]
     _target(session, context, _custom(claims), link)

@@ -45,15 +45,19 @@ def call(method: str, url: str, what: str, *, headers: dict[str, str] | None = N
     limit = settings.lti_max_response_bytes
     try:
         with httpx.Client(timeout=settings.lti_http_timeout_seconds, follow_redirects=False) as client, \
-                client.stream(method, url, headers=sent, data=data, content=content) as answer:
+                client.stream(method, url, headers=sent, data=data, content=content) as streamed:
             chunks: list[bytes] = []
             size = 0
-            for chunk in answer.iter_bytes():
+            for chunk in streamed.iter_bytes():
                 size += len(chunk)
                 if size > limit:
                     raise PlatformError(f"{what}: the answer from {url} is larger than {limit} bytes")
                 chunks.append(chunk)
-            answer._content = b"".join(chunks)  # read once, bounded: .json() and .text use it
+            # Read whole and bounded (and decoded: its encoding headers go), the answer callers get.
+            kept = [(k, v) for k, v in streamed.headers.multi_items()
+                    if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+            answer = httpx.Response(streamed.status_code, headers=kept, content=b"".join(chunks),
+                                    request=streamed.request)
     except httpx.HTTPError as exc:
         raise PlatformError(f"{what}: {url} could not be reached: {type(exc).__name__}: {exc}"[:300]) from exc
     if answer.status_code not in ok:
