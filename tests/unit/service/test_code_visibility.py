@@ -161,6 +161,7 @@ def _path_values(world: World, name: str) -> list[str]:
         "token_id": [str(world.spare_token)], "track": ["lookups"], "code": [world.join_code],
         "comment_id": ["1"],  # comments carry no code; the id makes the route walked all the same
         "request_id": ["1"],  # nor do regrade requests
+        "platform_id": ["1"], "token": ["no-such-request"],  # LTI's platforms and deep links: no code
     }
     if name not in values:
         pytest.fail(f"this test does not know which real ids to put in {{{name}}}: add them to "
