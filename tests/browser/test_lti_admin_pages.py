@@ -123,7 +123,7 @@ def test_an_instructor_sees_the_lms_course_and_sends_a_refused_grade_again(open_
     expect(row).to_contain_text("failed (given up)")
     expect(row).to_contain_text("answered 422: the user is not enrolled")
     assert_accessible(page)
-    row.get_by_role("button", name="Send Ann").click()
+    row.get_by_role("button", name="Send again: Ann").click()
     expect(panel.get_by_text("Queued: the grades go to the LMS in a moment.")).to_be_visible()
     expect(panel.get_by_role("row", name="Ann")).to_contain_text("waiting to be sent")
     with session_scope() as session:

@@ -38,9 +38,9 @@ export function ltiGradesPanel(assignmentId, signal) {
           el("td", {}, scoreText(row)), el("td", {}, row.sent_at ? timeText(row.sent_at) : ""),
           el("td", {}, row.error || ""),
           el("td", {}, el("button", { type: "button", onclick: again([row.id]),
-            "aria-label": `Send ${row.user}'s grade on ${row.link} again` }, "Send again"))))))),
+            "aria-label": `Send again: ${row.user}'s grade on ${row.link}` }, "Send again"))))))),
       el("p", {}, el("button", { type: "button", onclick: again(null) }, "Send every grade not sent")),
-      message.nodes);
+      ...message.nodes);
   };
   api(`/assignments/${assignmentId}/lti-grades`, { signal }).then(draw, () => {});
   return panel;

@@ -25,7 +25,7 @@ export function rosterPanel(courseId, redraw, signal) {
       el("p", {}, `This course was made by a launch from ${lti.platform}.`,
         lti.roster_pulled_at ? ` Its roster was last pulled ${timeText(lti.roster_pulled_at)}.` : ""),
       lti.roster_service ? pull : el("p", { class: "muted" }, "The LMS offered no roster service at its launches."),
-      message.nodes);
+      ...message.nodes);
   }, () => {});
   return panel;
 }
