@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from api.deps import SessionDep
 from api.routes.lti import tool_base
-from api.routes.web import CONTENT_SECURITY_POLICY, page_headers
+from api.routes.web import page_headers
 from service import web_sessions
 from service.db.session import new_session
 from service.errors import Unauthorized
@@ -33,11 +33,13 @@ STATE_PATH = "/lti"
 COOKIE_CHECK = "lti_cookies"
 
 
-def _cross_site_cookie(response: Response, name: str, value: str, max_age: int, path: str = "/") -> None:
+def _cross_site_cookie(response: Response, name: str, value: str, max_age: int, path: str = "/",
+                       script_reads: bool = False) -> None:
     # Written by hand: Starlette's set_cookie takes Partitioned only on Python 3.14. The values
     # are URL-safe tokens, which need no quoting.
-    response.headers.append("set-cookie", f"{name}={value}; Max-Age={max_age}; Path={path}; HttpOnly; "
-                                          "Secure; SameSite=None; Partitioned")
+    hidden = "" if script_reads else " HttpOnly;"
+    response.headers.append("set-cookie", f"{name}={value}; Max-Age={max_age}; Path={path};{hidden} Secure; "
+                                          "SameSite=None; Partitioned")
 
 
 def _page(title: str, body: str, headers: dict[str, str] | None = None, status: int = 200) -> HTMLResponse:
@@ -82,8 +84,7 @@ async def login(request: Request) -> Response:
         '<script type="module" src="/static/js/lti/login.js"></script>'))
     _cross_site_cookie(response, launch.STATE_COOKIE, start.state, max_age=900, path=STATE_PATH)
     # Readable by the page's script (unlike the state's): its presence is the check.
-    response.headers.append("set-cookie", f"{COOKIE_CHECK}=1; Max-Age=900; Path={STATE_PATH}; Secure; "
-                                          "SameSite=None; Partitioned")
+    _cross_site_cookie(response, COOKIE_CHECK, "1", max_age=900, path=STATE_PATH, script_reads=True)
     return response
 
 
@@ -130,11 +131,7 @@ def deep_link_answer(token: str, request: Request, session: SessionDep,
     picks = deep_linking.Picks(problems=list(problem or [])[:100], assignment=chosen, track=track or None)
     return_url, signed = deep_linking.answer(session, row.user, token[:200], picks,
                                              f"{tool_base(request)}/lti/launch")
-    target = origin(return_url) or "'none'"
-    headers = page_headers()
-    headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(
-        "form-action 'self'", f"form-action {target}").format(ancestors=headers["Content-Security-Policy"]
-                                                              .split("frame-ancestors ", 1)[1])
+    headers = page_headers(form_action=origin(return_url) or "'none'")
     return _page("Back to the LMS", (
         f'<form id="lti-return" method="post" action="{html.escape(return_url, quote=True)}">'
         f'<input type="hidden" name="JWT" value="{html.escape(signed, quote=True)}">'

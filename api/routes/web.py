@@ -30,7 +30,7 @@ assets = StaticFiles(directory=WEB / "static")
 # frame-ancestors: only the registered LTI platforms may frame the pages (service.lti.framing).
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors {ancestors}"
+    "object-src 'none'; base-uri 'none'; form-action {form_action}; frame-ancestors {ancestors}"
 )
 PAGE_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -40,10 +40,12 @@ PAGE_HEADERS = {
 }
 
 
-def page_headers(ancestors: str | None = None) -> dict[str, str]:
-    """The headers of every page, with who may frame it now (or ``ancestors``)."""
-    ancestors = ancestors or framing.frame_ancestors()
-    return {**PAGE_HEADERS, "Content-Security-Policy": CONTENT_SECURITY_POLICY.format(ancestors=ancestors)}
+def page_headers(ancestors: str | None = None, form_action: str = "'self'") -> dict[str, str]:
+    """The headers of every page, with who may frame it now (or ``ancestors``) and where its
+    forms may post (the judge itself, but for the deep-linking answer's page)."""
+    policy = CONTENT_SECURITY_POLICY.format(ancestors=ancestors or framing.frame_ancestors(),
+                                            form_action=form_action)
+    return {**PAGE_HEADERS, "Content-Security-Policy": policy}
 
 
 # Dynamic registration is opened by an LMS not registered yet, often in a frame: any site may

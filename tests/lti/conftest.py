@@ -37,7 +37,7 @@ LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 SENDER_SETTINGS = {"JUDGE_WEBHOOK_SWEEP_SECONDS": "0.2", "JUDGE_LTI_SCORE_BACKOFF_SECONDS": json.dumps([0.5, 0.5])}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")  # one server for the package's modules (per xdist worker)
 def judge(worker: subprocess.Popen[bytes]) -> Iterator[str]:
     """The judge's base URL: the app over real HTTP (platforms fetch its keys), with the
     session worker judging what it queues."""
@@ -46,7 +46,7 @@ def judge(worker: subprocess.Popen[bytes]) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def grade_sender(judge: str) -> Iterator[subprocess.Popen[bytes]]:
     """A webhook worker (the one that sends LTI grades), sweeping often and retrying soon."""
     with pytest.MonkeyPatch.context() as patch:
