@@ -135,13 +135,15 @@ class Settings(BaseSettings):
     max_emails_per_hour: Annotated[int, Field(ge=0)] = 20
     email_backoff_seconds: tuple[float, ...] = (30, 300, 1800)
     # LTI 1.3 (service.lti). A platform's URLs must be https unless lti_allow_http (a lab, the
-    # tests); a launch's times may be off by lti_clock_skew_seconds; a login must end in
+    # tests), and public addresses unless lti_allow_private (an LMS on the judge's own network);
+    # a launch's times may be off by lti_clock_skew_seconds; a login must end in
     # lti_login_seconds; each call to a platform gives up after lti_http_timeout_seconds and reads
     # at most lti_max_response_bytes. A grade that could not be sent is tried again after each of
     # lti_score_backoff_seconds in turn, then given up (the instructor may send it again). A roster
     # pull reads at most lti_max_roster members. lti_frame_ancestors: origins, space-separated, that
     # may frame the pages besides the registered platforms' own.
     lti_allow_http: bool = False
+    lti_allow_private: bool = False  # a platform (or a URL a launch names) on a non-public address
     lti_clock_skew_seconds: Annotated[float, Field(ge=0, le=600)] = 60.0
     lti_login_seconds: Annotated[float, Field(gt=0, le=3600)] = 600.0
     lti_http_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 10.0

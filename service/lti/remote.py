@@ -1,9 +1,17 @@
 """Calls to a platform: bounded in time and in bytes, never following a redirect, https unless
-JUDGE_LTI_ALLOW_HTTP. Every failure is a ``PlatformError`` that says which call failed and why,
-in a line fit to show an admin or an instructor."""
+JUDGE_LTI_ALLOW_HTTP, and to public addresses unless JUDGE_LTI_ALLOW_PRIVATE. Every failure is a
+``PlatformError`` that says which call failed and why, in a line fit to show an admin or an
+instructor.
+
+The address check matters because a launch names URLs the judge then calls (a line item's, a
+roster's): a platform, or whoever holds its keys, must not turn the judge's webhook worker on
+its own network. It is the webhooks' rule (``service.webhooks.addresses``), checked before the
+call; unlike a webhook, the call then connects by name, so a name that resolves elsewhere a
+moment later is not caught (platforms are registered by an admin; learners name no URL here)."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from typing import Any
 from urllib.parse import urlsplit
@@ -12,6 +20,7 @@ import httpx
 
 from service.errors import PlatformError
 from service.settings import get_settings
+from service.webhooks import addresses
 
 
 def checked_url(url: object, what: str) -> str:
@@ -27,6 +36,21 @@ def checked_url(url: object, what: str) -> str:
     return url
 
 
+def _public(url: str, what: str) -> None:
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        found = addresses.system_resolver(host, port)
+    except (OSError, ValueError) as exc:
+        raise PlatformError(f"{what}: {url} could not be reached: its host does not resolve") from exc
+    for address in found:
+        reason = addresses.why_not_public(ipaddress.ip_address(address.split("%", 1)[0]))
+        if reason is not None:
+            raise PlatformError(f"{what}: {url} is not at a public address ({reason}); "
+                                "JUDGE_LTI_ALLOW_PRIVATE lets the judge call a platform on its own network")
+
+
 def call(method: str, url: str, what: str, *, headers: dict[str, str] | None = None,
          data: dict[str, str] | None = None, body: Any = None, content_type: str | None = None,
          ok: tuple[int, ...] = (200,)) -> httpx.Response:
@@ -37,6 +61,8 @@ def call(method: str, url: str, what: str, *, headers: dict[str, str] | None = N
         checked_url(url, what)
     except ValueError as exc:
         raise PlatformError(str(exc)) from exc
+    if not settings.lti_allow_private:
+        _public(url, what)
     sent = dict(headers or {})
     content = None
     if body is not None:

@@ -87,6 +87,18 @@ def test_a_platforms_answer_is_bounded_and_its_configuration_must_be_its_own(set
         remote.get_json("http://127.0.0.1:9/nothing", "a closed port")
 
 
+def test_a_platform_on_a_private_address_is_refused_unless_allowed(settings: pytest.MonkeyPatch) -> None:
+    settings.setenv("JUDGE_LTI_ALLOW_PRIVATE", "false")
+    with Platform() as lms:
+        with pytest.raises(PlatformError, match=r"is not at a public address \(loopback\); JUDGE_LTI_ALLOW_PRIVATE"):
+            remote.get_json(lms.jwks_url, "the key set")
+        with pytest.raises(PlatformError, match="private"):
+            remote.get_json("http://10.1.2.3/jwks", "the key set")
+        settings.setenv("JUDGE_LTI_ALLOW_PRIVATE", "true")
+        get_settings.cache_clear()
+        assert remote.get_json(lms.jwks_url, "the key set")["keys"]
+
+
 def test_a_malformed_id_token_is_refused_before_any_key_is_looked_at() -> None:
     for token, why in [("a.b", "three parts"), ("!!!.b.c", "base64url"), ("W10.b.c", "JSON object"),
                        ("x" * 100_001, "at most 100000")]:
