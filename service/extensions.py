@@ -14,6 +14,7 @@ from service.assignments import find_assignment
 from service.db.models import Assignment, CourseRole, Extension, Submission, User
 from service.errors import Forbidden, NotFound
 from service.lateness import derive_again
+from service.lti import grade_marks as lti_grades
 from service.submissions import Mode, find_submission
 
 MAX_REASON = 500
@@ -50,7 +51,9 @@ def grant(session: Session, user: User, assignment_id: int, learner_id: int, due
     extension.granted_by = user.id
     session.flush()
     derive_again(session, assignment, learner_id)
+    marked = lti_grades.touch_learner(session, learner_id)  # their scores on an LMS may move
     session.commit()
+    lti_grades.enqueue(marked)
     return extension
 
 
@@ -63,7 +66,9 @@ def revoke(session: Session, user: User, assignment_id: int, learner_id: int) ->
     assignment.extensions.remove(extension)
     session.flush()
     derive_again(session, assignment, learner_id)
+    marked = lti_grades.touch_learner(session, learner_id)  # their scores on an LMS may move
     session.commit()
+    lti_grades.enqueue(marked)
 
 
 def excuse(session: Session, user: User, submission_id: int, excused: bool) -> Submission:
@@ -79,5 +84,7 @@ def excuse(session: Session, user: User, submission_id: int, excused: bool) -> S
         raise Forbidden("only the course's instructors excuse late work") from None
     submission.excused = excused
     derive_again(session, submission.assignment, submission.user_id)
+    marked = lti_grades.touch_learner(session, submission.user_id)
     session.commit()
+    lti_grades.enqueue(marked)
     return submission

@@ -1,9 +1,10 @@
 """Marking LTI grades to send: whatever may change a learner's grade on an LMS line item makes
-their rows ``pending`` in its own transaction (a verdict of handed-in work in
-``lifecycle.finish``, a score set by hand or a regrade's answer in ``feedback``, an assignment
-changed, held or released in ``assignments``); after the commit ``enqueue`` sends a message to the
-webhook worker, the one that talks to the outside world and holds no Docker socket, which sends
-them (``grades``). Apart from ``grades`` so that those modules need none of the gradebook."""
+their rows ``pending`` in its own transaction: a verdict of handed-in work (``lifecycle.finish``),
+a score set by hand or a regrade's answer (``feedback``), an assignment changed, held or released
+(``assignments``), an extension or an excuse (``extensions``). After the commit ``enqueue`` sends
+a message to the webhook worker, the one that talks to the outside world and holds no Docker
+socket, which sends them (``grades``). Apart from ``grades`` so that those modules need none of
+the gradebook."""
 
 from __future__ import annotations
 
@@ -46,6 +47,14 @@ def touch_work(session: Session, user_id: int, problem_id: int, assignment_id: i
 def touch_assignment(session: Session, assignment_id: int) -> list[int]:
     """Every row of an assignment's links, made pending (held or released; not committed)."""
     return list(session.scalars(update(LtiGradeSync).where(LtiGradeSync.assignment_id == assignment_id)
+                                .values(**pending_values(utcnow())).returning(LtiGradeSync.id)
+                                .execution_options(synchronize_session=False)))
+
+
+def touch_learner(session: Session, user_id: int) -> list[int]:
+    """Every row of one learner, made pending (an extension or an excuse moved their penalties;
+    not committed)."""
+    return list(session.scalars(update(LtiGradeSync).where(LtiGradeSync.user_id == user_id)
                                 .values(**pending_values(utcnow())).returning(LtiGradeSync.id)
                                 .execution_options(synchronize_session=False)))
 

@@ -99,16 +99,25 @@ class NewWindow:
     login_url: str
 
 
-def _take_state(session: Session, state: str) -> LtiLaunchState:
+@dataclass(frozen=True)
+class TakenState:
+    nonce: str
+    platform_id: int
+    login: dict[str, Any]
+
+
+def _take_state(session: Session, state: str) -> TakenState:
     if not isinstance(state, str) or not 1 <= len(state) <= 200:
         raise LaunchRefused("launch: no state was posted")
-    row = session.scalar(select(LtiLaunchState).where(LtiLaunchState.state_hash == _digest(state)))
+    # Taken in one statement: of two launches posting one state at once, one gets it.
+    row = session.execute(delete(LtiLaunchState).where(LtiLaunchState.state_hash == _digest(state))
+                          .returning(LtiLaunchState.nonce, LtiLaunchState.platform_id, LtiLaunchState.login,
+                                     LtiLaunchState.expires_at)).first()
+    session.commit()  # used once, whatever the checks below find
     if row is None or row.expires_at <= utcnow():
         raise LaunchRefused("launch: its state is unknown, used already or expired; open the link in "
                             "the LMS again")
-    session.delete(row)
-    session.commit()  # used once, whatever the checks below find
-    return row
+    return TakenState(row.nonce, row.platform_id, row.login)
 
 
 def finish(session: Session, id_token: str, state: str, cookie_state: str | None,
