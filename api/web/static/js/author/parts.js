@@ -11,9 +11,13 @@ const STATUS_WORDS = { draft: "validating", valid: "valid", invalid: "invalid" }
 export const statusBadge = (status) => el("span", { class: `badge version-${status}` }, STATUS_WORDS[status] || status);
 
 // A box that scrolls sideways is reachable by keyboard (and named) only while it does scroll, so a
-// table that fits adds no tab stop; a ResizeObserver keeps that true as the width changes.
+// table that fits adds no tab stop; a ResizeObserver keeps that true as the width changes. It
+// watches the box's content too: content that grows wider after it is drawn (a late layout, a
+// font) makes the box scroll without the box itself changing size.
+const boxOf = new WeakMap();
 const sideways = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
-  for (const { target } of entries) {
+  for (const entry of entries) {
+    const target = boxOf.get(entry.target) || entry.target;
     const scrolls = target.scrollWidth > target.clientWidth + 1;
     // A box of the page's own becomes a named region; a table or formula keeps its own role.
     const named = target.tagName === "DIV" ? [["role", "region"], ["aria-label", target.dataset.name]] : [];
@@ -26,7 +30,14 @@ const sideways = typeof ResizeObserver === "function" ? new ResizeObserver((entr
 
 export function scrollable(node, name) {
   node.dataset.name = name;
-  if (sideways) sideways.observe(node);
+  if (sideways) {
+    sideways.observe(node);
+    const content = node.firstElementChild;
+    if (content) {
+      boxOf.set(content, node);
+      sideways.observe(content);
+    }
+  }
   return node;
 }
 
