@@ -19,7 +19,6 @@ import re
 import subprocess
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -30,9 +29,7 @@ require_playwright()
 
 from playwright.sync_api import FrameLocator, Page, Request, Route, expect  # noqa: E402
 
-from service.cli import webhook_worker_command  # noqa: E402
 from service.db.models import Role  # noqa: E402
-from service.settings import get_settings  # noqa: E402
 from tests.browser.conftest import (  # noqa: E402
     STORY_PROBLEM,
     PageFactory,
@@ -43,9 +40,8 @@ from tests.browser.conftest import (  # noqa: E402
     sign_in,
 )
 from tests.browser.test_learner_story import type_code  # noqa: E402
-from tests.lti.conftest import INSTRUCTOR, LEARNER, SENDER_SETTINGS  # noqa: E402
+from tests.lti.conftest import INSTRUCTOR, LEARNER, grade_sending  # noqa: E402
 from tests.lti.platform import Platform  # noqa: E402
-from tests.utils.service_fixtures import _started, _stopped  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.docker]
 
@@ -58,19 +54,9 @@ CONFIRM = "Register the judge with this platform"
 
 @pytest.fixture(scope="module")
 def grade_sender(live_server: str) -> Iterator[subprocess.Popen[bytes]]:
-    """A webhook worker (the one that sends LTI grades), sweeping often and retrying soon, as
-    tests/lti/conftest.py's grade_sender (whose fixtures tests/browser does not see)."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in SENDER_SETTINGS.items():
-            patch.setenv(name, value)
-        get_settings.cache_clear()
-        log = Path(get_settings().data_dir) / f"lti-browser-sender-{uuid.uuid4().hex[:6]}.log"
-        process = _started(webhook_worker_command(4), log)
-        try:
-            yield process
-        finally:
-            _stopped(process)
-    get_settings.cache_clear()
+    """tests/lti/conftest.py's grade sender, whose fixtures tests/browser does not see."""
+    with grade_sending() as process:
+        yield process
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ itself, as a browser on a trustworthy origin would.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import re
@@ -46,8 +47,8 @@ def judge(worker: subprocess.Popen[bytes]) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="package")
-def grade_sender(judge: str) -> Iterator[subprocess.Popen[bytes]]:
+@contextlib.contextmanager
+def grade_sending() -> Iterator[subprocess.Popen[bytes]]:
     """A webhook worker (the one that sends LTI grades), sweeping often and retrying soon."""
     with pytest.MonkeyPatch.context() as patch:
         for name, value in SENDER_SETTINGS.items():
@@ -59,6 +60,12 @@ def grade_sender(judge: str) -> Iterator[subprocess.Popen[bytes]]:
         finally:
             _stopped(process)
     get_settings.cache_clear()
+
+
+@pytest.fixture(scope="package")
+def grade_sender(judge: str) -> Iterator[subprocess.Popen[bytes]]:
+    with grade_sending() as process:
+        yield process
 
 
 @pytest.fixture
