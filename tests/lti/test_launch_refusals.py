@@ -390,14 +390,19 @@ def test_a_tampered_payload_is_refused(http: httpx.Client, course: Course) -> No
     assert_nobody(course, intruder)
 
 
-def test_an_unknown_kid_is_refused_after_one_refetch_of_the_key_set(http: httpx.Client, course: Course) -> None:
-    # A launch first, so the judge holds the platform's key set.
+def keys_held_since_long_ago(http: httpx.Client, course: Course) -> None:
+    """A launch first, so the judge holds the platform's key set (fetched once), then that fetch
+    moved back past the refetch limit."""
     sub = course.member()
     first = login(http, course, sub)
     assert_signed_in(post_launch(http, course, authorized(http, course, first), first.state, first.cookie),
                      course, sub)
     assert jwks_fetches(course.lms) == 1
     keys_fetched_long_ago(course)
+
+
+def test_an_unknown_kid_is_refused_after_one_refetch_of_the_key_set(http: httpx.Client, course: Course) -> None:
+    keys_held_since_long_ago(http, course)
 
     rogue = course.lms.rogue_key.kid
     assert rogue not in {key["kid"] for key in course.lms.jwks()["keys"]}
@@ -413,12 +418,7 @@ def test_an_unknown_kid_is_refused_after_one_refetch_of_the_key_set(http: httpx.
 
 
 def test_a_rotated_platform_key_is_taken_after_a_refetch(http: httpx.Client, course: Course) -> None:
-    sub = course.member()
-    first = login(http, course, sub)
-    assert_signed_in(post_launch(http, course, authorized(http, course, first), first.state, first.cookie),
-                     course, sub)
-    assert jwks_fetches(course.lms) == 1
-    keys_fetched_long_ago(course)
+    keys_held_since_long_ago(http, course)
 
     rotated = course.lms.rotate_keys()
     other = course.member()
