@@ -31,7 +31,7 @@ from api.schemas.common import (
 from api.schemas.courses import CountsForOut, CourseRef
 from api.schemas.tracks import TrackPlaceOut
 from judge.problems import Problem, TestCase
-from judge.results import HiddenPolicy, Verdict, json_safe, learner_view
+from judge.results import HiddenPolicy, Verdict, json_safe, learner_view, peak_memory
 from service import editorials, hints, notifications
 from service.access import owns_problem
 from service.assignment_credit import chosen, counting_assignments
@@ -193,4 +193,5 @@ def submission_detail(submission: Submission, viewer: User) -> SubmissionOut:
         tests, hidden = view["tests"], HiddenAggregate.model_validate(view["hidden"])
     return SubmissionOut(**summary.model_dump(), message=submission.message,
                          code=submission.code, arguments=submission.arguments,
-                         tests=[TestResultOut.model_validate(t) for t in tests], hidden=hidden)
+                         tests=[TestResultOut.model_validate(t) for t in tests], hidden=hidden,
+                         peak_memory_bytes=peak_memory(tests))

@@ -586,6 +586,49 @@ def machine_cpu_seconds() -> float:
     return busy / os.sysconf("SC_CLK_TCK")
 
 
+def _process_kind(pid: int, comm: str, cmdline: bytes) -> str:
+    """Which part of the judge a process is, for the burst's CPU by part."""
+    if pid == os.getpid():
+        return "the benchmark's own clients"
+    try:
+        with open(f"/proc/{pid}/cgroup", "rb") as cgroup:
+            if b"docker" in cgroup.read():
+                return "sandbox containers"
+    except OSError:
+        pass
+    words = cmdline.replace(b"\0", b" ")
+    if b"celery" in words or b"worker" in words:
+        return "judge workers"
+    if b"judge" in words:
+        return "judge API and supervisor"
+    if comm in ("postgres", "redis-server", "dockerd", "containerd"):
+        return comm
+    if comm.startswith("containerd-shim") or comm in ("runc", "runsc", "docker-init"):
+        return "containerd-shim and runc"
+    return "other"
+
+
+def cpu_by_part() -> Counter[str]:
+    """CPU seconds every live process has used, its reaped children's included, by part."""
+    clock = os.sysconf("SC_CLK_TCK")
+    parts: Counter[str] = Counter()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat_file:
+                stat = stat_file.read()
+            with open(f"/proc/{name}/cmdline", "rb") as cmdline_file:
+                cmdline = cmdline_file.read()
+        except OSError:
+            continue
+        comm = stat[stat.find(b"(") + 1:stat.rfind(b")")].decode("utf-8", "replace")
+        fields = stat[stat.rfind(b")") + 2:].split()
+        ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+        parts[_process_kind(int(name), comm, cmdline)] += ticks / clock
+    return parts
+
+
 def burst(service: Service, code: str, submissions: int, learners: int) -> Burst:
     """learners post submissions (their share each, at once); WAITERS clients long-poll them."""
     tokens = service.tokens[1:1 + learners]
@@ -794,9 +837,11 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
                     f"{how}, {len(done)} submissions; medians: {split}")
 
     say(f"burst: {plan.burst} submissions from {learners} learners, {max(WAITERS, plan.burst)} waiting")
-    cpu_before = machine_cpu_seconds()
+    cpu_before, parts_before = machine_cpu_seconds(), cpu_by_part()
     result = burst(service, code, plan.burst, learners)
     burst_cpu = machine_cpu_seconds() - cpu_before
+    parts = cpu_by_part()
+    parts.subtract(parts_before)
     rate = len(result.done) / result.seconds
     figures.add("burst: verdicts per second", f"{rate:.2f}/s",
                 f"{plan.burst} submissions from {learners} learners, all judged in {result.seconds:.1f} s; "
@@ -804,6 +849,11 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
     figures.add("burst: machine CPU per verdict", f"{ms(burst_cpu / max(1, len(result.done)))}",
                 "every process on this machine (API, workers, database, engine, sandboxes, the "
                 "benchmark's own clients) over the burst, per verdict (/proc/stat)")
+    verdicts_done = max(1, len(result.done))
+    figures.add("burst: CPU per verdict by part", ", ".join(
+        f"{part} {ms(seconds / verdicts_done)}" for part, seconds in parts.most_common() if seconds > 0),
+        "each live process's CPU and its reaped children's (/proc/PID/stat), over the burst; a "
+        "process that ended during it counts in its parent")
     bad = {status: n for status, n in (result.post_statuses + result.wait_statuses).items()
            if not 200 <= status < 300}
     named = {("no answer" if status == NO_ANSWER else status): n for status, n in bad.items()}

@@ -113,7 +113,8 @@ def _result(case: TestCase, status: TestStatus, explanation: str | None, categor
     return TestResult(
         name=TRY_NAME, visibility=Visibility.CUSTOM, status=status,
         category=category or CATEGORY_MESSAGES[status],
-        seconds=call.seconds if call else None, args=list(case.args), kwargs={},
+        seconds=call.seconds if call else None, memory_bytes=call.memory if call else None,
+        args=list(case.args), kwargs={},
         expected=case.expected if case.raises is None else None,
         actual=call.value if returned and call else None,
         stdout=call.stdout if call else None, explanation=explanation,

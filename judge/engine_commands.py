@@ -93,8 +93,11 @@ def print_report(shown: dict[str, Any], function: str) -> None:
     """A report as ``Report.as_json`` shaped it: the learner's view or the author's."""
     accepted = shown["verdict"] == Verdict.ACCEPTED.value
     style = "green" if accepted else "red"
+    peak = shown["peak_memory_bytes"]
+    memory = f"  peak memory {peak / 1e6:.1f} MB" if peak is not None else ""
     out.print(f"[bold {style}]{shown['verdict']}[/]  score {shown['score']:.3f} "
-              f"({shown['passed']}/{shown['total']})  problem version {shown['problem_version']}")
+              f"({shown['passed']}/{shown['total']})  problem version {shown['problem_version']}"
+              f"{memory}")
     if shown["message"]:
         out.print(shown["message"], highlight=False)
     for test in shown["tests"]:

@@ -179,6 +179,7 @@ def _result(problem: Problem, test: TestCase, call: CallResult) -> TestResult:
         status=status,
         category=category or CATEGORY_MESSAGES[status],
         seconds=call.seconds,
+        memory_bytes=call.memory,
         args=list(test.args),
         kwargs=dict(test.kwargs),
         expected=_expected(test),

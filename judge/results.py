@@ -139,6 +139,9 @@ class TestResult:
     status: TestStatus
     category: str = ""
     seconds: float | None = None
+    # The learner process's resident high-water mark when the call ended (a process that serves
+    # every test: its peak so far), in bytes; None where the sandbox kept no count.
+    memory_bytes: int | None = None
     args: list[Any] | None = None
     kwargs: dict[str, Any] | None = None
     expected: Any = None
@@ -162,6 +165,7 @@ class TestResult:
             "status": self.status.value,
             "category": display_safe(self.category),
             "seconds": self.seconds,
+            "memory_bytes": self.memory_bytes,
             "args": inputs["args"],
             "kwargs": inputs["kwargs"],
             "expected": inputs["expected"],
@@ -174,6 +178,14 @@ class TestResult:
             "note": display_safe(self.note),
             "budget_note": None,
         }
+
+
+def peak_memory(tests: Iterable[dict[str, Any]]) -> int | None:
+    """A submission's peak memory as one viewer may see it: the highest of the tests' JSON
+    given (for a learner, the tests ``learner_view`` lists: hidden ones run last, so no count
+    of theirs shows); None where none was kept."""
+    counts = [t["memory_bytes"] for t in tests if isinstance(t.get("memory_bytes"), int)]
+    return max(counts, default=None)
 
 
 def stored_tests(tests: Iterable[TestResult]) -> list[dict[str, Any]]:
@@ -211,5 +223,6 @@ class Report:
             "problem_version": self.problem_version,
             "message": safe_text(self.message),
             "seconds": self.seconds,
+            "peak_memory_bytes": peak_memory(view["tests"]),
             **view,
         }

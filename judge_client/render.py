@@ -104,6 +104,9 @@ def show_submission(console: Console, submission: Json) -> None:
         line.append(f"  score {score:.2f}")
         if total:
             line.append(f" ({passed} of {total} tests passed)")
+    peak = number(submission.get("peak_memory_bytes"))
+    if status == "done" and peak is not None and 0 <= peak < 2**53:
+        line.append(f"  peak memory {peak / 1e6:.1f} MB")
     console.print(line)
     show_credit(console, submission)
     if submission.get("held") is True:

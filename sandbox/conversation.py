@@ -137,8 +137,9 @@ def _await(channel: Channel, payload: Payload, kind: Kind, seq: int | None,
     try:
         result = decide(step, seconds, payload, test)
     except ProtocolError as exc:  # the learner's claim: that test fails, a fresh process goes on
-        return CallResult(Outcome.CRASHED, stdout=step.stdout, seconds=seconds,
+        return CallResult(Outcome.CRASHED, stdout=step.stdout, seconds=seconds, memory=step.memory,
                           detail=f"the result could not be accepted: {exc}"), kind is Kind.IMPORT, True
+    result.memory = step.memory
     return result, result.outcome is Outcome.TIMEOUT, False
 
 

@@ -7,7 +7,7 @@ and three differences, all here: its command makes PID 1 the jail template; its 
 is ``slot-seccomp.json`` (Docker's default plus unshare, mount and umount2, which building a jail
 needs); and Docker's masks on /proc are off, because a pid namespace's own /proc can only be
 mounted where the container's is fully visible; every jail puts the same masks back on its own
-/proc before it runs anything (``jail.MASKED``, ``jail.READ_ONLY``).
+/proc before it runs anything (``namespaces.MASKED``, ``namespaces.READ_ONLY``).
 
 Before each submission the template writes one ``ready`` record: the jail waiting for the Start
 message is built, the one before it ended cleanly, and the container's memory came back under a
@@ -23,12 +23,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from sandbox.inside import step_jail
 from sandbox.interface import Limits
 
 PROFILE = Path(__file__).with_name("slot-seccomp.json")
-# Processes of a slot besides a jail's own: the template, and the jail's parent outside it (the
-# container's pids limit grows by these, so a submission's processes get the same room).
-SLOT_PROCESSES = 2
+# Processes of a slot besides a jail's own: the template, and the jail's parent outside it, and
+# for a per_test problem the two that each step's jail adds (step_jail.PROCESSES), for the step
+# that runs and the one spawned ahead (the container's pids limit grows by these, so a
+# submission's processes get the same room).
+SLOT_PROCESSES = 2 + 2 * step_jail.PROCESSES
 # Memory the container may hold between two submissions: the template and a waiting jail need
 # about 25 MB; more means something outlived its jail.
 MEMORY_BOUND = 64 * 1024 * 1024

@@ -96,6 +96,9 @@ class SubmissionOut(SubmissionSummary):
     hidden: HiddenAggregate | None = Field(None, description=(
         "hidden tests as a learner sees them: total, passed, not_run and the category of the "
         "first failure (and per-test statuses where the problem allows them)"))
+    peak_memory_bytes: int | None = Field(None, description=(
+        "the highest memory_bytes of the tests listed here: the learner's process at its "
+        "peak, in bytes (hidden tests run last, so for a learner no count of theirs shows)"))
 
 
 class Page(BaseModel):

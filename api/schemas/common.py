@@ -104,6 +104,9 @@ class TestResultOut(BaseModel):
     status: TestStatus
     category: str = Field(description="the kind of failure in words; `passed` once passed")
     seconds: float | None = Field(description="the call's duration")
+    memory_bytes: int | None = Field(default=None, description=(
+        "the learner process's resident memory high-water mark when the call ended, in bytes (a "
+        "process that serves every test: its peak so far); null where none was kept"))
     args: list[Any] | None = Field(description="the arguments, as JSON")
     kwargs: dict[str, Any] | None
     expected: Any = Field(description="the expected value as JSON (null when only its text is kept)")

@@ -34,6 +34,23 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
+def high_water(pid: int) -> int | None:
+    """The resident high-water mark of live process pid in bytes (its status's VmHWM); None
+    when it has ended or the runtime does not keep one. The kernel escapes the process's name
+    in that file, so no line of the learner's making can pose as the count."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            lines = status.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.startswith(b"VmHWM:"):
+            words = line.split()
+            if len(words) == 3 and words[1].isdigit() and words[2] == b"kB":
+                return int(words[1]) * 1024
+    return None
+
+
 def stopped(pid: int) -> bool | None:
     """Whether pid is stopped (by a signal, or traced); None once it has ended or is a zombie."""
     try:

@@ -44,7 +44,7 @@ import select
 import signal
 import time
 
-from sandbox.inside import cleanup
+from sandbox.inside import cleanup, step_jail
 from sandbox.inside.protocol import CLAIM_CAP, FRESH, Isolation, Kind, Start, Stop
 from sandbox.inside.spawner import Child, Spawner
 
@@ -280,11 +280,14 @@ def _clear_uid(uid: int, spawner: Spawner, counts: _Counts, spare: Child | None)
     """Kill every process of uid and remove its files, unless nothing is left. ``spare``: the
     next test's process, spawned ahead, which the count holds too as long as it exists, even
     ended (its spawner has not collected it yet): checked after the count, so that a spare that
-    ended meanwhile can never pass for a process of uid's that is left."""
+    ended meanwhile can never pass for a process of uid's that is left. Steps in jails of their
+    own (``step_jail``) are always looked for by uid: a spare's jail is built while the count is
+    read, so its number of processes is not known."""
     _reap_zombies()
     count = counts.pids.read()
     baseline = counts.baseline
-    if (baseline is None or count != baseline + (spare is not None)
+    if (baseline is None or step_jail.TMPFS_OPTIONS is not None
+            or count != baseline + (spare is not None)
             or (spare is not None and not _exists(spare.pid))):
         cleanup.kill_uid(uid)
         _reap_zombies()
@@ -292,8 +295,15 @@ def _clear_uid(uid: int, spawner: Spawner, counts: _Counts, spare: Child | None)
         spawner.wipe(uid)
 
 
+def _peak(child: Child, spawner: Spawner, status: int | None) -> int | None:
+    """The learner process's resident high-water mark in bytes: read from /proc while it lives
+    (a shared process between two calls: its peak so far), from the rusage of its end once
+    ended."""
+    return cleanup.high_water(child.pid) if status is None else spawner.peak(child.pid)
+
+
 def _emit_step(kind: Kind, seq: int | None, stop: Stop | None, status: int | None,
-               stdout: bytearray, start: Start, claim: bytes | None) -> None:
+               stdout: bytearray, start: Start, claim: bytes | None, memory: int | None) -> None:
     """The step's record; ``status`` None for a process that answered and goes on."""
     exit_code = signal_number = None
     if status is not None:
@@ -304,6 +314,7 @@ def _emit_step(kind: Kind, seq: int | None, stop: Stop | None, status: int | Non
         "exit": exit_code, "signal": signal_number,
         "stdout": stdout[: start.stdout_cap].decode("utf-8", "replace"),
         "claim": None if stop in CLAIM_STOPS or claim is None else base64.b64encode(claim).decode(),
+        "memory": memory,
     })
 
 
@@ -317,8 +328,9 @@ def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: 
     spare = ahead.collect(Kind.TEST, child.uid + 1) if ahead is not None else None
     for fd in (child.out_r, child.claim_r):
         os.close(fd)
+    memory = _peak(child, spawner, status)
     _clear_uid(child.uid, spawner, counts, spare)
-    _emit_step(kind, seq, stop, status, child.stdout, start, claim)
+    _emit_step(kind, seq, stop, status, child.stdout, start, claim, memory)
     return spare
 
 
@@ -440,12 +452,13 @@ def _shared_step(child: Child, spawner: Spawner, kind: Kind, seq: int | None, st
     stop, status, claim = _supervise(child, spawner, start, counts, framed=True)
     if status is None:
         _end_strays(child, counts)
-        _emit_step(kind, seq, None, None, child.stdout, start, claim)
+        _emit_step(kind, seq, None, None, child.stdout, start, claim, _peak(child, spawner, None))
         child.stdout.clear()
         child.claim.clear()
         return child
+    memory = _peak(child, spawner, status)
     _retire(child, spawner, counts, status)
-    _emit_step(kind, seq, stop, status, child.stdout, start, claim)
+    _emit_step(kind, seq, stop, status, child.stdout, start, claim, memory)
     return None
 
 

@@ -27,26 +27,35 @@ after any jail that did not end cleanly (``sandbox.docker_runner``).
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 
-from sandbox.inside import harness
+from sandbox.inside import harness, step_jail
+from sandbox.inside.namespaces import (
+    CLONE_NEWCGROUP,
+    CLONE_NEWIPC,
+    CLONE_NEWNET,
+    CLONE_NEWNS,
+    CLONE_NEWPID,
+    CLONE_NEWUSER,
+    CLONE_NEWUTS,
+    HIDDEN,
+    MS_BIND,
+    MS_PRIVATE,
+    MS_RDONLY,
+    MS_REC,
+    keep_only,
+    mount,
+    own_proc,
+    unshare,
+    write,
+)
 
-# unshare(2) flags
-CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
-CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = (0x08000000, 0x10000000, 0x20000000,
-                                                           0x40000000)
 NAMESPACES = (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
               | CLONE_NEWCGROUP | CLONE_NEWNET)
-# mount(2) flags
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 # capabilities
 CAP_KILL, CAP_SETGID, CAP_SETUID = 5, 6, 7
 SUPERVISOR_CAPABILITIES = (CAP_KILL, CAP_SETGID, CAP_SETUID)
-PR_CAPBSET_DROP = 24
-CAPABILITY_VERSION_3 = 0x20080522
 
 JAIL_UID_BASE = 100_000
 JAIL_UID_STRIDE = 65_536  # outer uids each jail gets: its root, then the learner uids
@@ -55,13 +64,6 @@ LEARNER_UIDS = JAIL_UID_STRIDE - 1
 # stream before a Start came (the slot ends), or it could not be built.
 JAIL_SERVED, JAIL_FAILED = 0, 75
 
-# Docker's masks for /proc and /sys: the slot container runs without them (a pid namespace's
-# own /proc can only be mounted where the container's is fully visible), so each jail puts
-# them back on its own /proc before anything else runs there.
-MASKED = ("/proc/asound", "/proc/acpi", "/proc/interrupts", "/proc/kcore", "/proc/keys",
-          "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug",
-          "/proc/scsi", "/sys/firmware", "/sys/devices/virtual/powercap")
-READ_ONLY = ("/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger")
 # The container's own limits on System V IPC and POSIX queues (docker_runner's sysctls), which
 # a fresh ipc namespace sets back to the kernel's defaults.
 QUEUE_LIMITS = (("/proc/sys/kernel/msgmni", "0"), ("/proc/sys/kernel/shmmni", "0"),
@@ -74,24 +76,6 @@ MEMORY_USED = (("memory.current", None), ("memory/memory.usage_in_bytes", None))
 # reads are bound first into a folder only the jail's root may open.
 PRIVATE = "/mnt"
 PRIVATE_CGROUP = PRIVATE + "/cgroup"
-
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-class JailError(OSError):
-    pass
-
-
-def _check(result: int, what: str) -> None:
-    if result != 0:
-        number = ctypes.get_errno()
-        raise JailError(number, f"{what}: {os.strerror(number)}")
-
-
-def _mount(source: str | None, target: str, kind: str | None, flags: int,
-           options: str | None = None) -> None:
-    _check(_libc.mount(source and source.encode(), target.encode(), kind and kind.encode(),
-                       ctypes.c_ulong(flags), options and options.encode()), f"mount {target}")
 
 
 def outer_base(jail: int) -> int:
@@ -106,59 +90,23 @@ def id_map(jail: int) -> str:
     return f"0 {base} 1\n{harness.BASE_UID} {base + 1} {LEARNER_UIDS}\n"
 
 
-class _Header(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _Data(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                ("inheritable", ctypes.c_uint32)]
-
-
-def keep_only(capabilities: tuple[int, ...]) -> None:
-    """Drop every capability but these, from the bounding set too."""
-    with open("/proc/sys/kernel/cap_last_cap", "rb") as last_file:
-        last = int(last_file.read())
-    for number in range(last + 1):
-        if number not in capabilities:
-            _check(_libc.prctl(PR_CAPBSET_DROP, ctypes.c_ulong(number), 0, 0, 0),
-                   f"dropping capability {number}")
-    mask = sum(1 << number for number in capabilities)
-    data = (_Data * 2)(_Data(mask, mask, 0), _Data(0, 0, 0))
-    _check(_libc.capset(ctypes.byref(_Header(CAPABILITY_VERSION_3, 0)), data), "capset")
-
-
-def _write(path: str, text: str) -> None:
-    with open(path, "w", encoding="ascii") as file:
-        file.write(text)
-
-
 def _furnish(tmpfs_options: str) -> None:
     """In the jail's PID 1, as its namespace root: its own mounts, then the supervisor's
     privileges only."""
-    _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing here reaches the container's mounts
-    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, tmpfs_options)
-    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    for path, value in QUEUE_LIMITS:
-        _write(path, value)
-    for path in MASKED:
-        if os.path.isdir(path):
-            _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=0")
-        elif os.path.exists(path):
-            _mount("/dev/null", path, None, MS_BIND)
-    for path in READ_ONLY:
-        if os.path.exists(path):
-            _mount(path, path, None, MS_BIND | MS_REC)
-            _mount(None, path, None,
-                   MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing here reaches the container's mounts
+    mount("tmpfs", "/tmp", "tmpfs", HIDDEN, tmpfs_options)
+    own_proc(QUEUE_LIMITS)
     _hide_cgroup()
     keep_only(SUPERVISOR_CAPABILITIES)
 
 
 def _hide_cgroup() -> None:
     """See PRIVATE: the supervisor's counters move to PRIVATE_CGROUP (``harness.CGROUP`` then
-    names it), and /sys/fs/cgroup shows nothing."""
-    _mount("tmpfs", PRIVATE, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64k,mode=0700")
+    names it), and /sys/fs/cgroup shows nothing. A /proc of the jail's without masks waits
+    there too, for the jails of a ``per_test`` problem's steps (``step_jail.VISIBLE_PROC``)."""
+    mount("tmpfs", PRIVATE, "tmpfs", HIDDEN, "size=64k,mode=0700")
+    os.mkdir(step_jail.VISIBLE_PROC, 0o500)
+    mount("proc", step_jail.VISIBLE_PROC, "proc", HIDDEN)
     for name, _ in (*harness.PIDS_CURRENT, *harness.OOM_KILLS):
         source = f"{harness.CGROUP}/{name}"
         if not os.path.exists(source):
@@ -166,17 +114,16 @@ def _hide_cgroup() -> None:
         target = f"{PRIVATE_CGROUP}/{name}"
         os.makedirs(os.path.dirname(target), exist_ok=True)
         os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o400))
-        _mount(source, target, None, MS_BIND)
+        mount(source, target, None, MS_BIND)
     if os.path.isdir(harness.CGROUP):
-        _mount("tmpfs", harness.CGROUP, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-               "size=0")
+        mount("tmpfs", harness.CGROUP, "tmpfs", MS_RDONLY | HIDDEN, "size=0")
     harness.CGROUP = PRIVATE_CGROUP
 
 
 def _jail(mapped_r: int, unshared_w: int, furnished_w: int, tmpfs_options: str) -> None:
     """The forked child: never returns."""
     try:
-        _check(_libc.unshare(NAMESPACES), "unshare")
+        unshare(NAMESPACES)
         os.write(unshared_w, b"u")
         os.close(unshared_w)
         if os.read(mapped_r, 1) != b"m":
@@ -201,6 +148,7 @@ def _supervise(furnished_w: int, tmpfs_options: str) -> None:
     """The jail's PID 1: furnish the jail, say so, then serve one submission; never returns."""
     try:
         _furnish(tmpfs_options)
+        step_jail.TMPFS_OPTIONS = tmpfs_options  # a per_test problem's steps get jails too
         os.write(furnished_w, b"f")
         os.close(furnished_w)
     except BaseException as exc:  # said on stderr, and the host replaces the slot
@@ -240,8 +188,8 @@ def build_jail(number: int, tmpfs_options: str) -> int | None:
     try:
         if os.read(unshared_r, 1) == b"u":
             mapping = id_map(number)
-            _write(f"/proc/{pid}/uid_map", mapping)
-            _write(f"/proc/{pid}/gid_map", mapping)
+            write(f"/proc/{pid}/uid_map", mapping)
+            write(f"/proc/{pid}/gid_map", mapping)
             os.write(mapped_w, b"m")
     except OSError as exc:
         os.write(2, f"the jail's ids could not be mapped: {exc}\n".encode())

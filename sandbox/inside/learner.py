@@ -20,7 +20,7 @@ import resource
 import sys
 import types
 
-from sandbox.inside import codec, syscall_filter
+from sandbox.inside import codec, step_jail, syscall_filter
 from sandbox.inside.protocol import Isolation, Kind, Outcome, Start, error_claim
 from sandbox.inside.records import Frozen, set_fields
 
@@ -103,6 +103,11 @@ def _drop_privileges(uid: int, start: Start, ready: Ready) -> None:
     os.setuid(uid)
     if os.geteuid() == 0 or os.getegid() == 0:
         os._exit(71)  # never run learner code with privileges
+    if start.isolation is Isolation.PER_TEST and step_jail.TMPFS_OPTIONS is not None:
+        try:
+            step_jail.enter(uid, step_jail.TMPFS_OPTIONS)  # returns in the step's own jail
+        except OSError:
+            os._exit(73)  # never run a step without the jail a slot promises it
     try:
         ready.learner_filter.install()
     except OSError:

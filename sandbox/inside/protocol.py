@@ -130,6 +130,7 @@ class CallResult(Record):
         "detail",
         "error",
         "kwargs_after",
+        "memory",
         "outcome",
         "seconds",
         "stdout",
@@ -143,13 +144,17 @@ class CallResult(Record):
     stdout: str
     detail: str
     seconds: float | None  # measured on the host, from sending the step to its record
+    # The learner process's resident high-water mark in bytes once the step ended, as the
+    # supervisor read it (a shared process's peak so far); None where no count was kept.
+    memory: int | None
 
     def __init__(self, outcome: Outcome, value: Any = None, args_after: list[Any] | None = None,
                  kwargs_after: dict[str, Any] | None = None, error: ErrorInfo | None = None,
-                 stdout: str = "", detail: str = "", seconds: float | None = None) -> None:
+                 stdout: str = "", detail: str = "", seconds: float | None = None,
+                 memory: int | None = None) -> None:
         self.outcome, self.value, self.error = outcome, value, error
         self.args_after, self.kwargs_after = args_after, kwargs_after
-        self.stdout, self.detail, self.seconds = stdout, detail, seconds
+        self.stdout, self.detail, self.seconds, self.memory = stdout, detail, seconds, memory
 
 
 class Start(Frozen):
@@ -187,7 +192,7 @@ class Start(Frozen):
 class Step(Frozen):
     """A supervisor record: what it observed of one learner process."""
 
-    __slots__ = ("claim", "exit_code", "kind", "seq", "signal", "stdout", "stop")
+    __slots__ = ("claim", "exit_code", "kind", "memory", "seq", "signal", "stdout", "stop")
     kind: Kind
     seq: int | None
     stop: Stop | None
@@ -195,11 +200,13 @@ class Step(Frozen):
     signal: int | None
     stdout: str
     claim: bytes | None
+    memory: int | None  # bytes: see CallResult.memory
 
     def __init__(self, kind: Kind, seq: int | None, stop: Stop | None, exit_code: int | None,
-                 signal: int | None, stdout: str, claim: bytes | None) -> None:
+                 signal: int | None, stdout: str, claim: bytes | None,
+                 memory: int | None = None) -> None:
         set_fields(self, kind=kind, seq=seq, stop=stop, exit_code=exit_code, signal=signal,
-                   stdout=stdout, claim=claim)
+                   stdout=stdout, claim=claim, memory=memory)
 
 
 # A host frame that is no test: the learner process that ran the last test must be replaced by a
@@ -272,7 +279,8 @@ def parse_step(line: bytes, kind: Kind, seq: int | None) -> Step:
     record = strict_json(line, LINE_CAP)
     if not isinstance(record, dict):
         raise ProtocolError("a record must be a JSON object")
-    _exact_keys(record, {"kind", "seq", "stop", "exit", "signal", "stdout", "claim"}, "the record")
+    _exact_keys(record, {"kind", "seq", "stop", "exit", "signal", "stdout", "claim", "memory"},
+                "the record")
     if record["kind"] != kind.value:
         raise ProtocolError(f"expected a {kind.value!r} record, got {str(record['kind'])[:20]!r}")
     if type(record["seq"]) is not type(seq) or record["seq"] != seq:
@@ -289,9 +297,12 @@ def parse_step(line: bytes, kind: Kind, seq: int | None) -> Step:
         raw = base64.b64decode(claim, validate=True) if claim is not None else None
     except binascii.Error as exc:
         raise ProtocolError("claim is not base64") from exc
+    memory = _optional_int(record["memory"], "memory")
+    if memory is not None and memory < 0:
+        raise ProtocolError("memory must not be negative")
     return Step(kind, seq, Stop(stop) if stop else None,
                 _optional_int(record["exit"], "exit"), _optional_int(record["signal"], "signal"),
-                record["stdout"], raw)
+                record["stdout"], raw, memory)
 
 
 def _error(raw: Any) -> ErrorInfo:

@@ -90,6 +90,9 @@ class Spawner:
         theirs.close()
         self.sock, self.pid = ours, pid
         self.exits: dict[int, int] = {}  # pid -> wait status, not yet asked for
+        # pid -> the process's resident high-water mark in bytes (its reaped children's
+        # included), as the kernel's rusage says it at its end; taken with ``peak``.
+        self.peaks: dict[int, int] = {}
 
     def _answer(self, verb: str, fds: int = 0) -> tuple[list[str], list[int]]:
         """The next answer of this verb, keeping every exit report that comes first."""
@@ -99,7 +102,7 @@ class Spawner:
             if not words:
                 raise RuntimeError("the spawner has ended")
             if words[0] == "exit" and verb != "exit":
-                self.exits[int(words[1])] = int(words[2])
+                self._note_exit(words)
                 continue
             if words[0] not in (verb, "failed"):
                 raise RuntimeError(f"the spawner answered {message!r}")
@@ -130,7 +133,16 @@ class Spawner:
         """Read the exit reports that are waiting, without blocking."""
         while select.select([self.sock], [], [], 0)[0]:
             words, _ = self._answer("exit")
-            self.exits[int(words[1])] = int(words[2])
+            self._note_exit(words)
+
+    def _note_exit(self, words: list[str]) -> None:
+        pid = int(words[1])
+        self.exits[pid] = int(words[2])
+        self.peaks[pid] = int(words[3]) * 1024
+
+    def peak(self, pid: int) -> int | None:
+        """The resident high-water mark of ended learner process pid, in bytes, once."""
+        return self.peaks.pop(pid, None)
 
     def exit_status(self, pid: int, timeout: float | None) -> int | None:
         """The wait status of learner process pid, or None if it has not ended in time."""
@@ -191,12 +203,12 @@ def _serve(sock: _socket.socket, start: Start) -> None:
 def _report_exits(sock: _socket.socket) -> None:
     while True:
         try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
             return
-        sock.send(f"exit {pid} {status}".encode())
+        sock.send(f"exit {pid} {status} {usage.ru_maxrss}".encode())  # kilobytes
 
 
 def _compile(start: Start) -> types.CodeType | None:

@@ -23,7 +23,8 @@ Reply = bytes | None | Callable[[], bytes | None]
 def step(kind: str = "test", seq: int | None = 0, claim: Any = None, **fields: Any) -> bytes:
     text = claim if claim is None or isinstance(claim, str) else json.dumps(claim)
     record = {"kind": kind, "seq": seq, "stop": None, "exit": 0, "signal": None, "stdout": "",
-              "claim": None if text is None else base64.b64encode(text.encode()).decode()}
+              "claim": None if text is None else base64.b64encode(text.encode()).decode(),
+              "memory": None}
     record.update(fields)
     return json.dumps(record).encode()
 
@@ -81,6 +82,15 @@ def test_a_well_behaved_run() -> None:
     assert channel.sent[-1] is None and len(channel.sent) == 5
 
 
+def test_each_step_keeps_the_memory_its_supervisor_counted() -> None:
+    """The learner process's high-water mark comes with each record, a broken claim's too."""
+    result, _ = run([LOADED, step(claim=returned(1.5, [["a", "b"]]), memory=9_000_000),
+                     step(seq=1, claim="not json", memory=12_000_000),
+                     step(seq=2, claim=returned(1.5, [["a", "b"]]))])
+    assert [r.memory for r in result.results] == [9_000_000, 12_000_000, None]
+    assert result.results[1].outcome is Outcome.CRASHED
+
+
 @pytest.mark.parametrize(("line", "message"), [
     (b"not json", "not valid JSON"),
     (b"[1, 2]", "must be a JSON object"),
@@ -91,6 +101,8 @@ def test_a_well_behaved_run() -> None:
     (b'{"kind": "test", "kind": "test"}', "appears twice"),
     (step(stop="bored"), "unknown stop reason"),
     (step(signal="9"), "signal must be an integer"),
+    (step(memory=1.5), "memory must be an integer"),
+    (step(memory=-1), "memory must not be negative"),
 ])
 def test_a_broken_supervisor_record_fails_the_test_and_ends_the_run(line: bytes, message: str) -> None:
     result, channel = run([LOADED, line])

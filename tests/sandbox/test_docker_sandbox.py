@@ -19,7 +19,7 @@ from judge.grading import grade
 from judge.problems import Problem
 from judge.results import Report, TestStatus, Verdict
 from sandbox.docker_runner import LABEL, DockerSandbox, container_options
-from sandbox.interface import Limits
+from sandbox.interface import Isolation, Limits
 
 pytestmark = pytest.mark.docker
 
@@ -103,6 +103,30 @@ def test_growing_memory_is_memory_limit_exceeded(
     code = "def lookup(key):\n    chunks = []\n    while True:\n        chunks.append(b'x' * 10**6)\n"
     report = judge(secret_problem, docker_sandbox, code)
     assert report.verdict is Verdict.MEMORY_LIMIT_EXCEEDED
+
+
+@pytest.mark.parametrize("isolation", [Isolation.SHARED, Isolation.PER_TEST])
+def test_each_test_reports_the_memory_its_process_reached(
+    secret_problem: Problem, docker_sandbox: DockerSandbox, isolation: Isolation
+) -> None:
+    """The first test holds 80 MB for a moment; the report's counts say so. A process per test
+    starts low again; a process that serves every test keeps its high-water mark."""
+    code = ("HELD = []\n"
+            "def lookup(key):\n"
+            "    if key == 'a':\n"
+            "        block = bytearray(80 * 10**6)\n"
+            "        block[::4096] = b'x' * len(block[::4096])\n"
+            "    return 'no'\n")
+    problem = dataclasses.replace(secret_problem, isolation=isolation)
+    report = grade(problem, code, docker_sandbox, include_hidden=False)
+    first, second = (t.memory_bytes for t in report.tests[:2])
+    assert first is not None and second is not None
+    assert first > 80 * 10**6
+    if isolation is Isolation.PER_TEST:
+        assert second < 40 * 10**6
+    else:
+        assert second >= first
+    assert report.as_json()["peak_memory_bytes"] == max(first, second)
 
 
 def test_print_flood_is_output_limit_exceeded(

@@ -13,6 +13,7 @@ could leave: the probe is able to find it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from judge.grading import grade
 from judge.problems import Problem
 from sandbox.docker_runner import DockerSandbox
+from sandbox.interface import Isolation
 
 pytestmark = pytest.mark.docker
 
@@ -182,3 +184,21 @@ def test_a_submission_finds_nothing_the_one_before_left(
         # came before the learner's in it depends on the engine: no submission moves it
         clean, after = (re.sub(r"pid \d+", "pid", text) for text in (clean, after))
     assert after == clean
+
+
+def test_a_per_test_step_finds_nothing_the_step_before_left(
+        secret_problem: Problem, docker_sandbox: DockerSandbox) -> None:
+    """In a slot each step of a per_test problem gets a jail of its own (sandbox.inside.step_jail):
+    the test after the polluting one finds exactly what a test after a clean one finds, pid and
+    /tmp's inode counter included, the two counters a fresh process alone still shared."""
+    if docker_sandbox.mode != "slot":
+        pytest.skip("steps get jails of their own in slots only")
+    problem = dataclasses.replace(secret_problem, isolation=Isolation.PER_TEST)
+    clean = _probes(problem, docker_sandbox, pollute=False)
+    polluted = _probes(problem, docker_sandbox, pollute=True)
+    assert polluted[0] == "polluted"
+    assert polluted[1] == clean[1] == clean[0]
+    # The learner process is pid 2 of its step's namespace (its init, not the learner's, is 1),
+    # and /tmp is a fresh tmpfs whose first file is inode 2.
+    assert "pid 2;" in clean[0] and "inode 2;" in clean[0]
+    assert "1 other learner processes" in clean[0]  # the init, which holds nothing of the step's

@@ -18,6 +18,8 @@ def test_accepted(service: Service) -> None:
     assert done["problem"] == "secret_lookup" and len(done["problem_version"]) == 16
     assert [t["status"] for t in done["tests"]] == ["passed"] * 2  # the public tests
     assert done["hidden"] == {"total": 3, "passed": 3, "not_run": 0, "first_failure": None}
+    # The learner's process at its peak, over the public tests (the hidden ones run after them).
+    assert done["peak_memory_bytes"] == max(t["memory_bytes"] for t in done["tests"]) > 2**20
     assert done["started_at"] >= done["created_at"] and done["finished_at"] >= done["started_at"]
 
 

@@ -6,7 +6,16 @@ import math
 import random
 from typing import Any
 
-from judge.results import TestResult, TestStatus, Visibility, display_safe, json_safe
+from judge.results import (
+    HiddenPolicy,
+    Report,
+    TestResult,
+    TestStatus,
+    Verdict,
+    Visibility,
+    display_safe,
+    json_safe,
+)
 from sandbox.inside.codec import Opaque
 
 
@@ -18,7 +27,7 @@ def _two_steps(result: TestResult) -> dict[str, Any]:
     """The form as it was made before: json_safe on each value, then display_safe on it all."""
     return display_safe({  # type: ignore[no-any-return]
         "name": result.name, "visibility": result.visibility.value, "status": result.status.value,
-        "category": result.category, "seconds": result.seconds,
+        "category": result.category, "seconds": result.seconds, "memory_bytes": result.memory_bytes,
         "args": json_safe(result.args), "kwargs": json_safe(result.kwargs),
         "expected": json_safe(result.expected), "expected_repr": repr(result.expected),
         "expected_note": None, "actual_repr": repr(result.actual), "actual_note": None,
@@ -74,3 +83,17 @@ def test_a_test_prepared_once_is_stored_as_one_made_afresh_every_time() -> None:
                 assert result.inputs_json is not None
                 fresh = TestResult(**{**result.__dict__, "inputs_json": None})
                 assert repr(result.as_json()) == repr(fresh.as_json()), (problem.slug, result.name)
+
+
+def test_a_learner_sees_the_peak_memory_of_the_tests_shown_and_the_author_of_all() -> None:
+    """Hidden tests run after public ones, so the learner's peak counts only what ran before
+    them: no count of a hidden test's shows."""
+    def test(name: str, visibility: Visibility, memory: int | None) -> TestResult:
+        return TestResult(name, visibility, TestStatus.PASSED, memory_bytes=memory)
+    report = Report(Verdict.ACCEPTED, 1.0, "p", "1", tests=[
+        test("a", Visibility.PUBLIC, 9_000_000), test("b", Visibility.PUBLIC, None),
+        test("c", Visibility.HIDDEN, 40_000_000)], hidden_policy=HiddenPolicy.PER_TEST)
+    assert report.as_json()["peak_memory_bytes"] == 9_000_000
+    assert report.as_json(full=True)["peak_memory_bytes"] == 40_000_000
+    assert "memory_bytes" not in report.as_json()["hidden"]["tests"][0]
+    assert Report(Verdict.ACCEPTED, 1.0, "p", "1").as_json()["peak_memory_bytes"] is None

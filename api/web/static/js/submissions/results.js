@@ -62,6 +62,15 @@ function hiddenSummary(hidden) {
   return el("p", { class: "hidden-summary" }, text);
 }
 
+// Bytes as a reader takes them in: "14.2 MB".
+export const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+// The learner's process at its peak over the tests listed (the API leaves hidden ones out).
+const peakMemory = (submission) => (typeof submission.peak_memory_bytes === "number"
+  ? el("span", { class: "muted memory", title: "your process's peak resident memory over the tests shown" },
+    `peak memory ${megabytes(submission.peak_memory_bytes)}`)
+  : null);
+
 function counts(submission) {
   const tests = submission.tests || [];
   const hidden = submission.hidden;
@@ -129,6 +138,7 @@ export function resultView(submission, parameters, options) {
       ? el("span", { class: "score" }, `score ${submission.score.toFixed(2)}`,
         total ? el("span", { class: "muted" }, ` (${passed} of ${total} tests passed)`) : null)
       : done ? null : el("span", { class: "muted" }, elapsed === undefined ? "waiting for the judge" : `waiting for the judge · ${elapsed} s`),
+    done ? peakMemory(submission) : null,
     el("span", { class: "tag" }, MODES[submission.mode] || submission.mode),
     lateTag(submission),
     link(submissionHref(submission.id), `#${submission.id}`, { class: "muted" }));
