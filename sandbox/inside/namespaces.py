@@ -1,7 +1,7 @@
 """What building a jail takes from the kernel: unshare, mount and capabilities through libc, and
-Docker's masks on /proc put back on a /proc of a jail's own. Standard library only (baked into
-the sandbox image); used by a slot's jail per submission (``sandbox.inside.jail``) and by the
-jail of each step of a ``per_test`` problem (``sandbox.inside.step_jail``).
+Docker's masks on /proc put back on a submission jail's own /proc. Standard library only (baked
+into the sandbox image); used by a slot's jail per submission (``sandbox.inside.jail``) and by
+the jail of each step of a ``per_test`` problem (``sandbox.inside.step_jail``).
 """
 
 from __future__ import annotations
@@ -86,6 +86,14 @@ class _Header(ctypes.Structure):
 class _Data(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
                 ("inheritable", ctypes.c_uint32)]
+
+
+def drop_all() -> None:
+    """Clear the effective, permitted and inheritable sets (the ambient set goes with them). The
+    bounding set stays: it only bounds what an execve could gain, and no_new_privs (every
+    sandbox container's) already lets an execve gain nothing."""
+    data = (_Data * 2)(_Data(0, 0, 0), _Data(0, 0, 0))
+    check(_libc.capset(ctypes.byref(_Header(CAPABILITY_VERSION_3, 0)), data), "capset")
 
 
 def keep_only(capabilities: tuple[int, ...]) -> None:

@@ -10,9 +10,10 @@ built here instead, once it has given up uid 0 and every capability:
 1. it unshares user, mount and pid namespaces, the user one mapping only its own uid and gid
    onto themselves (nothing else exists in it, root included);
 2. it forks the namespace's init, which mounts a fresh /tmp (the container's size and inode
-   caps), a /proc of the new pid namespace with Docker's masks, and an empty tmpfs over the
-   jail's private folder; then forks the learner process (pid 2), keeps nothing of the step's
-   (every descriptor closed), and waits for it;
+   caps), a /proc of the new pid namespace that holds its processes and nothing else
+   (``subset=pid``: none of the kernel's own files, so none needs Docker's masks, and one mount
+   where masking took twenty), and an empty tmpfs over the jail's private folder; then forks the
+   learner process (pid 2), keeps nothing of the step's (every descriptor closed), and waits;
 3. the learner process drops the namespace's capabilities and goes on to run the learner's
    code, under its filter (which refuses namespaces and mounts from then on).
 
@@ -35,9 +36,8 @@ from sandbox.inside.namespaces import (
     CLONE_NEWUSER,
     HIDDEN,
     MS_RDONLY,
-    keep_only,
+    drop_all,
     mount,
-    own_proc,
     set_dumpable,
     unshare,
     write,
@@ -70,12 +70,12 @@ def enter(uid: int, tmpfs_options: str) -> None:
         _relay(init, status_r)
     os.close(status_r)
     mount("tmpfs", "/tmp", "tmpfs", HIDDEN, tmpfs_options)
-    own_proc()
+    mount("proc", "/proc", "proc", HIDDEN, "subset=pid")  # see the module's docstring
     mount("tmpfs", PRIVATE, "tmpfs", MS_RDONLY | HIDDEN, "size=0")
     learner = os.fork()
     if learner == 0:
         os.close(status_w)
-        keep_only(())
+        drop_all()
         return
     _init(learner, status_w)
 
