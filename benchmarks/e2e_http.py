@@ -597,14 +597,16 @@ def _process_kind(pid: int, comm: str, cmdline: bytes) -> str:
     except OSError:
         pass
     words = cmdline.replace(b"\0", b" ")
-    if b"celery" in words or b"worker" in words:
-        return "judge workers"
-    if b"judge" in words:
-        return "judge API and supervisor"
+    if not words:
+        return "kernel threads (writeback, events)"
     if comm in ("postgres", "redis-server", "dockerd", "containerd"):
         return comm
     if comm.startswith("containerd-shim") or comm in ("runc", "runsc", "docker-init"):
         return "containerd-shim and runc"
+    if b"celery" in words:
+        return "judge workers"
+    if b" serve" in words or b" api" in words:
+        return "API (judge serve)"
     return "other"
 
 

@@ -46,9 +46,16 @@ def seccomp_profile() -> str:
 
 
 def slot_options(options: dict[str, Any], limits: Limits, lifetime: float) -> dict[str, Any]:
-    """``container_options`` made a slot's: see the module's docstring."""
+    """``container_options`` made a slot's: see the module's docstring. Under gVisor the jails
+    are built without a user namespace (``jail.main``'s ``plain``), so the template holds
+    CAP_SYS_ADMIN (for the namespaces and mounts) and CAP_SETPCAP (to drop capabilities from the
+    bounding set), which gVisor's own kernel checks and the host never sees; every jail drops
+    both before anything else runs there."""
     slot = dict(options)
     slot["command"] = ["slot", str(int(lifetime)), str(limits.tmpfs_mb), str(limits.tmpfs_inodes)]
+    if options["runtime"] == "runsc":
+        slot["command"].append("plain")
+        slot["cap_add"] = [*options["cap_add"], "SYS_ADMIN", "SETPCAP"]
     slot["security_opt"] = [*options["security_opt"], f"seccomp={seccomp_profile()}"]
     slot["pids_limit"] = options["pids_limit"] + SLOT_PROCESSES
     slot["system_paths"] = "unconfined"

@@ -90,12 +90,14 @@ def id_map(jail: int) -> str:
     return f"0 {base} 1\n{harness.BASE_UID} {base + 1} {LEARNER_UIDS}\n"
 
 
-def _furnish(tmpfs_options: str) -> None:
+def _furnish(tmpfs_options: str, plain: bool) -> None:
     """In the jail's PID 1, as its namespace root: its own mounts, then the supervisor's
-    privileges only."""
-    mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing here reaches the container's mounts
+    privileges only. ``plain`` (gVisor, no user namespace): gVisor's mounts propagate nowhere
+    and it refuses a change of propagation; its IPC sysctls are not there to set."""
+    if not plain:
+        mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing here reaches the container's mounts
     mount("tmpfs", "/tmp", "tmpfs", HIDDEN, tmpfs_options)
-    own_proc(QUEUE_LIMITS)
+    own_proc(() if plain else QUEUE_LIMITS, read_only=not plain)
     _hide_cgroup()
     keep_only(SUPERVISOR_CAPABILITIES)
 
@@ -120,10 +122,11 @@ def _hide_cgroup() -> None:
     harness.CGROUP = PRIVATE_CGROUP
 
 
-def _jail(mapped_r: int, unshared_w: int, furnished_w: int, tmpfs_options: str) -> None:
+def _jail(mapped_r: int, unshared_w: int, furnished_w: int, tmpfs_options: str,
+          plain: bool) -> None:
     """The forked child: never returns."""
     try:
-        unshare(NAMESPACES)
+        unshare(NAMESPACES & ~CLONE_NEWUSER if plain else NAMESPACES)
         os.write(unshared_w, b"u")
         os.close(unshared_w)
         if os.read(mapped_r, 1) != b"m":
@@ -133,7 +136,7 @@ def _jail(mapped_r: int, unshared_w: int, furnished_w: int, tmpfs_options: str) 
         os.setresuid(0, 0, 0)
         supervisor = os.fork()  # PID 1 of the new pid namespace
         if supervisor == 0:
-            _supervise(furnished_w, tmpfs_options)
+            _supervise(furnished_w, tmpfs_options, plain)
         os.close(furnished_w)
         _, status = os.waitpid(supervisor, 0)
         os._exit(exit_code(status))
@@ -144,11 +147,12 @@ def _jail(mapped_r: int, unshared_w: int, furnished_w: int, tmpfs_options: str) 
             os._exit(JAIL_FAILED)
 
 
-def _supervise(furnished_w: int, tmpfs_options: str) -> None:
+def _supervise(furnished_w: int, tmpfs_options: str, plain: bool) -> None:
     """The jail's PID 1: furnish the jail, say so, then serve one submission; never returns."""
     try:
-        _furnish(tmpfs_options)
-        step_jail.TMPFS_OPTIONS = tmpfs_options  # a per_test problem's steps get jails too
+        _furnish(tmpfs_options, plain)
+        if not plain:  # a per_test problem's steps get jails too (they need a user namespace)
+            step_jail.TMPFS_OPTIONS = tmpfs_options
         os.write(furnished_w, b"f")
         os.close(furnished_w)
     except BaseException as exc:  # said on stderr, and the host replaces the slot
@@ -172,9 +176,11 @@ def exit_code(status: int) -> int:
     return code if code >= 0 else 128 - code
 
 
-def build_jail(number: int, tmpfs_options: str) -> int | None:
+def build_jail(number: int, tmpfs_options: str, plain: bool = False) -> int | None:
     """Fork jail ``number`` and wait until it is furnished: its pid (its PID 1 then waits for a
-    Start message), or None when it could not be built (it has ended by then)."""
+    Start message), or None when it could not be built (it has ended by then). ``plain``: no
+    user namespace (gVisor), so no ids to map: its learners take the outer uids the mapping
+    would have given them, which no other jail of the slot had either."""
     unshared_r, unshared_w = os.pipe()
     mapped_r, mapped_w = os.pipe()
     furnished_r, furnished_w = os.pipe()
@@ -182,14 +188,17 @@ def build_jail(number: int, tmpfs_options: str) -> int | None:
     if pid == 0:
         for fd in (unshared_r, mapped_w, furnished_r):
             os.close(fd)
-        _jail(mapped_r, unshared_w, furnished_w, tmpfs_options)
+        if plain:
+            harness.BASE_UID = outer_base(number) + 1
+        _jail(mapped_r, unshared_w, furnished_w, tmpfs_options, plain)
     for fd in (unshared_w, mapped_r, furnished_w):
         os.close(fd)
     try:
         if os.read(unshared_r, 1) == b"u":
-            mapping = id_map(number)
-            write(f"/proc/{pid}/uid_map", mapping)
-            write(f"/proc/{pid}/gid_map", mapping)
+            if not plain:
+                mapping = id_map(number)
+                write(f"/proc/{pid}/uid_map", mapping)
+                write(f"/proc/{pid}/gid_map", mapping)
             os.write(mapped_w, b"m")
     except OSError as exc:
         os.write(2, f"the jail's ids could not be mapped: {exc}\n".encode())
@@ -209,21 +218,26 @@ def _end_of_life(_signum: int, _frame: object) -> None:
 
 
 def main(arguments: list[str]) -> None:
-    """PID 1 of a slot container: ``slot LIFETIME TMPFS_MB TMPFS_INODES``.
+    """PID 1 of a slot container: ``slot LIFETIME TMPFS_MB TMPFS_INODES [plain]``; ``plain``
+    under gVisor, whose own kernel refuses mounts in a user namespace: its jails have none, the
+    template holds CAP_SYS_ADMIN instead, and gVisor's tmpfs takes no inode cap (the size cap and
+    the sandbox's memory bound it).
 
     Before each jail takes its Start message, one ``ready`` record says that it is built, how
     the jail before it ended (its exit code; None for the first) and the container's memory in
     use once that one was gone (None where no cgroup file says it).
     """
     lifetime, tmpfs_mb, tmpfs_inodes = float(arguments[0]), int(arguments[1]), int(arguments[2])
+    plain = arguments[3:4] == ["plain"]
     signal.signal(signal.SIGALRM, _end_of_life)
     signal.alarm(max(1, int(lifetime)))
-    options = f"size={tmpfs_mb}m,nr_inodes={tmpfs_inodes},mode=1777"
+    inodes = "" if plain else f"nr_inodes={tmpfs_inodes},"
+    options = f"size={tmpfs_mb}m,{inodes}mode=1777"
     memory = harness.Count(MEMORY_USED)
     previous: int | None = None
     number = 1
     while True:
-        pid = build_jail(number, options)
+        pid = build_jail(number, options, plain)
         harness.emit({"slot": "ready", "jail": number, "built": pid is not None,
                       "previous": previous, "memory": memory.read()})
         if pid is None:

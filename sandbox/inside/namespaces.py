@@ -7,6 +7,7 @@ the jail of each step of a ``per_test`` problem (``sandbox.inside.step_jail``).
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 
 # unshare(2) flags
@@ -62,9 +63,11 @@ def write(path: str, text: str) -> None:
         file.write(text)
 
 
-def own_proc(settings: tuple[tuple[str, str], ...] = ()) -> None:
+def own_proc(settings: tuple[tuple[str, str], ...] = (), read_only: bool = True) -> None:
     """Mount a /proc of the calling process's pid namespace, write ``settings`` (path, value)
-    into it, then put Docker's masks and read-only paths on it."""
+    into it, then put Docker's masks and (``read_only``) read-only paths on it. gVisor's /proc
+    has none of the masked files and refuses a bind of /proc/sys; its own kernel keeps
+    /proc/sys from a writer without capabilities."""
     mount("proc", "/proc", "proc", HIDDEN)
     for path, value in settings:
         write(path, value)
@@ -73,7 +76,7 @@ def own_proc(settings: tuple[tuple[str, str], ...] = ()) -> None:
             mount("tmpfs", path, "tmpfs", MS_RDONLY | HIDDEN, "size=0")
         elif os.path.exists(path):
             mount("/dev/null", path, None, MS_BIND)
-    for path in READ_ONLY:
+    for path in READ_ONLY if read_only else ():
         if os.path.exists(path):
             mount(path, path, None, MS_BIND | MS_REC)
             mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | HIDDEN)
@@ -97,13 +100,20 @@ def drop_all() -> None:
 
 
 def keep_only(capabilities: tuple[int, ...]) -> None:
-    """Drop every capability but these, from the bounding set too."""
-    with open("/proc/sys/kernel/cap_last_cap", "rb") as last_file:
-        last = int(last_file.read())
+    """Drop every capability but these, from the bounding set too. Where /proc does not say
+    which is the last capability (gVisor), up to the first number the kernel does not know."""
+    try:
+        with open("/proc/sys/kernel/cap_last_cap", "rb") as last_file:
+            last = int(last_file.read())
+    except OSError:
+        last = 63
     for number in range(last + 1):
-        if number not in capabilities:
-            check(_libc.prctl(PR_CAPBSET_DROP, ctypes.c_ulong(number), 0, 0, 0),
-                  f"dropping capability {number}")
+        if number in capabilities:
+            continue
+        if _libc.prctl(PR_CAPBSET_DROP, ctypes.c_ulong(number), 0, 0, 0) != 0:
+            if ctypes.get_errno() == errno.EINVAL and number > 0:
+                break  # past the last capability this kernel has
+            check(-1, f"dropping capability {number}")
     mask = sum(1 << number for number in capabilities)
     data = (_Data * 2)(_Data(mask, mask, 0), _Data(0, 0, 0))
     check(_libc.capset(ctypes.byref(_Header(CAPABILITY_VERSION_3, 0)), data), "capset")

@@ -1,7 +1,8 @@
 """Slot containers (sandbox.slots, sandbox.inside.jail) through the real engine: a slot keeps
 every container limit, judges one submission after another, and is replaced after its N runs,
-after a run the host stopped early, and after a jail that did not end cleanly; a host that
-cannot build jails (gVisor here) falls back to a container per submission, saying so once."""
+after a run the host stopped early, and after a jail that did not end cleanly; gVisor builds
+its jails without a user namespace; a host that cannot build jails falls back to a container per
+submission, saying so once."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from judge.grading import grade
 from judge.problems import Problem
 from judge.results import Verdict
+from sandbox import slots
 from sandbox.docker_runner import LABEL, DockerSandbox
 from sandbox.interface import Limits
 from sandbox.slots import MEMORY_BOUND, PROFILE, SLOT_PROCESSES, Ready, parse_ready, seccomp_profile
@@ -114,19 +116,43 @@ def test_a_slot_whose_run_was_stopped_early_is_replaced(
 @pytest.mark.docker
 def test_a_host_that_cannot_build_jails_judges_in_containers(
         secret_problem: Problem, docker_sandbox: DockerSandbox,
-        caplog: pytest.LogCaptureFixture) -> None:
-    runtimes = docker_sandbox.client.info().get("Runtimes") or {}
-    if "runsc" not in runtimes:
-        pytest.skip("gVisor (runsc) is not installed: no host here refuses jails")
-    sandbox = DockerSandbox(docker_sandbox.image, docker_sandbox.client, "runsc", mode="slot")
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host whose kernel refuses what a jail needs (here Docker's own profile, which refuses
+    unshare to a container without CAP_SYS_ADMIN, as a kernel without user namespaces would)."""
+    profile = json.loads(PROFILE.read_text(encoding="utf-8"))
+    for rule in profile["syscalls"]:
+        rule["names"] = [name for name in rule["names"] if name not in ("unshare", "mount", "umount2")]
+    monkeypatch.setattr(slots, "seccomp_profile", lambda: json.dumps(profile))
+    sandbox = _slots(docker_sandbox)
     try:
         with caplog.at_level(logging.WARNING, logger="sandbox.docker_runner"):
             for _ in range(2):
                 assert grade(secret_problem, secret_problem.reference, sandbox).verdict is Verdict.ACCEPTED
         assert sandbox.mode == "container"
         said = [r.getMessage() for r in caplog.records if "cannot build sandbox jails" in r.getMessage()]
-        assert len(said) == 1 and "mount" in said[0]
+        assert len(said) == 1 and "unshare" in said[0]
         assert sandbox.recent[-1] != sandbox.recent[-2]
+    finally:
+        sandbox.close()
+
+
+@pytest.mark.docker
+def test_gvisor_judges_one_submission_after_another_in_one_slot(
+        secret_problem: Problem, docker_sandbox: DockerSandbox) -> None:
+    """gVisor's kernel refuses mounts in a user namespace, so its jails have none: the slot's
+    template holds CAP_SYS_ADMIN inside gVisor and every jail drops it (sandbox.slots)."""
+    runtimes = docker_sandbox.client.info().get("Runtimes") or {}
+    if "runsc" not in runtimes:
+        pytest.skip("gVisor (runsc) is not installed")
+    sandbox = DockerSandbox(docker_sandbox.image, docker_sandbox.client, "runsc", mode="slot")
+    try:
+        wrong = next(w for w in secret_problem.wrong if w.name == "guess")
+        verdicts = [grade(secret_problem, code, sandbox).verdict
+                    for code in (secret_problem.reference, wrong.code, secret_problem.reference)]
+        assert verdicts == [Verdict.ACCEPTED, wrong.verdict, Verdict.ACCEPTED]
+        assert sandbox.mode == "slot" and len(set(list(sandbox.recent)[-3:])) == 1
+        inside = sandbox.client.api.inspect_container(sandbox.recent[-1])
+        assert "SYS_ADMIN" in inside["HostConfig"]["CapAdd"] and inside["HostConfig"]["Runtime"] == "runsc"
     finally:
         sandbox.close()
 
