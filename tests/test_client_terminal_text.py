@@ -199,3 +199,19 @@ def test_submit_without_an_assignment_names_none(tmp_path: Path) -> None:
                              home=tmp_path)
     assert "assignment" not in json.loads(judge.bodies[-1])
     assert refused.exit_code == 2 and "--assignment" in refused.output
+
+
+@pytest.mark.parametrize(("peak", "shown"), [
+    (12_000_000, "peak memory 12.0 MB"), (True, None), ("12 MB" + CLEAR, None), (-1, None),
+    (1e300, None), ([12], None), (None, None)])
+def test_the_peak_memory_is_shown_only_as_a_number_the_client_checked(
+        tmp_path: Path, peak: object, shown: str | None) -> None:
+    submission = {**hostile_submission(), "peak_memory_bytes": peak}
+    with hostile_judge({"/api/v1/submissions/7": answer(submission)}) as judge:
+        done = run_client(judge, "status", "7", home=tmp_path)
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    assert emitted_controls(done.stdout) == []
+    if shown is None:
+        assert "peak memory" not in done.stdout
+    else:
+        assert shown in done.stdout
