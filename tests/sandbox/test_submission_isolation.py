@@ -202,3 +202,28 @@ def test_a_per_test_step_finds_nothing_the_step_before_left(
     # and /tmp is a fresh tmpfs whose first file is inode 2.
     assert "pid 2;" in clean[0] and "inode 2;" in clean[0]
     assert "1 other learner processes" in clean[0]  # the init, which holds nothing of the step's
+
+
+def test_under_gvisor_a_submission_finds_nothing_the_one_before_left(
+        secret_problem: Problem, docker_sandbox: DockerSandbox) -> None:
+    """The same three submissions in one gVisor slot, whose jails have no user namespace. Time
+    limits are scaled: the polluting test's 200 forks are dear under gVisor's ptrace platform."""
+    if "runsc" not in (docker_sandbox.client.info().get("Runtimes") or {}):
+        pytest.skip("gVisor (runsc) is not installed")
+    limits = secret_problem.limits
+    problem = dataclasses.replace(secret_problem, limits=dataclasses.replace(
+        limits, time_per_test=limits.time_per_test * 10,
+        time_per_submission=limits.time_per_submission * 10))
+    sandbox = DockerSandbox(docker_sandbox.image, docker_sandbox.client, "runsc", mode="slot")
+    try:
+        clean = _probes(problem, sandbox, pollute=False)[0]
+        first = sandbox.recent[-1]
+        polluted_here = _probes(problem, sandbox, pollute=True)
+        after = _probes(problem, sandbox, pollute=False)[0]
+        assert sandbox.mode == "slot" and sandbox.recent.count(first) >= 3
+        assert polluted_here[0] == "polluted"
+        assert "/tmp/left-behind" in polluted_here[1] and "/tmp/left-behind" not in clean
+        assert "0 other learner processes" in clean
+        assert after == clean
+    finally:
+        sandbox.close()
