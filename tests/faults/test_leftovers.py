@@ -133,7 +133,17 @@ def test_a_killed_workers_containers_are_swept_by_an_idle_worker(
     finally:
         idle.stop_all()
     print(f"\nthe killed worker's containers were gone {cleared:.1f} s after the idle worker started")
-    done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=120)
+    try:
+        done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=60)
+    except AssertionError:
+        # Stopping the idle worker signals its whole process group: a pool process that was
+        # between its recovery's commit and the message it sends ends there, and the row waits
+        # queued for the requeue sweep, which this session runs only after 300 s
+        # (tests/utils/service_env.py). Send it as that sweep would.
+        if stored_row(submission_id).status != SubmissionStatus.QUEUED:
+            raise
+        workers.send(submission_id)
+        done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=120)
     # Taken over once its lease expired: by the session's worker, or first by the idle one's
     # recovery beat, whose run then ends with it (a third claim). What counts is one verdict.
     assert done.verdict == "accepted" and done.attempts >= 2
