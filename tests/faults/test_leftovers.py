@@ -137,11 +137,14 @@ def test_a_killed_workers_containers_are_swept_by_an_idle_worker(
         done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=60)
     except AssertionError:
         # Stopping the idle worker signals its whole process group: a pool process that was
-        # between its recovery's commit and the message it sends ends there, and the row waits
-        # queued for the requeue sweep, which this session runs only after 300 s
-        # (tests/utils/service_env.py). Send it as that sweep would.
+        # between its recovery's commit and the message it sends ends there, or its message
+        # waits on the idle worker's own queue, which nobody reads now. The row waits queued for
+        # the requeue sweep, which this session runs only after 300 s (tests/utils/service_env.py).
+        # Send it as that sweep would, to a worker that reads this test's queue (the doomed one
+        # read it; nobody does since).
         if stored_row(submission_id).status != SubmissionStatus.QUEUED:
             raise
+        workers.start(DOCKER_HOST=engine.url)
         workers.send(submission_id)
         done = _wait(submission_id, lambda r: r.status == SubmissionStatus.DONE, timeout=120)
     # Taken over once its lease expired: by the session's worker, or first by the idle one's

@@ -780,14 +780,16 @@ class Platform:
             posted = list(self._scores.get(item_id, []))
         return [score for score in posted if user is None or score.get("userId") == user]
 
-    def wait_for_scores(self, line_item: str, count: int, timeout: float = 30.0,
+    def wait_for_scores(self, line_item: str, count: int, timeout: float = 60.0,
                         user: str | None = None) -> list[dict[str, Any]]:
-        """The line item's scores once there are ``count`` of them (the tool may post later)."""
+        """The line item's scores once there are ``count`` of them (the tool may post later).
+        The default wait is past the tool's own 30 s: a grade's first message that no worker
+        took is sent again by the tool's sweep then (service.lti.grades.LOST_AFTER)."""
         deadline = time.monotonic() + timeout
         while len(found := self.scores(line_item, user)) < count:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{len(found)} of {count} scores came in {timeout} s: {found}; "
-                                     f"refusals: {self.refusals}")
+                                     f"refusals: {self.refusals}; last requests: {self.requests[-20:]}")
             time.sleep(0.05)
         return found
 
