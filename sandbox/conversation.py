@@ -1,16 +1,18 @@
-"""The host's side of the protocol: send one step at a time, time it, decide how it ended.
+"""The host's side of the protocol: send the steps, time them, decide how each ended.
 
-The host measures each test from sending its arguments to receiving its record; a test over its
-limit is a time-out whatever the container says. The first time-out or broken supervisor record
-ends the run: the remaining tests are never sent. A learner's claim that breaks the protocol fails
-its test only: the host asks for a fresh learner process (``FRESH``) and goes on. Nothing here
-knows Docker: a ``Channel`` moves the bytes.
+The host measures each test on its own clock, up to receiving its record; a test over its limit
+is a time-out whatever the container says. The next test's arguments go while a test runs
+(``_Tests``). The first time-out or broken supervisor record ends the run: no test after the one
+already on its way is sent, and that one's container or jail goes with the run. A learner's claim
+that breaks the protocol fails its test only: the host asks for a fresh learner process
+(``FRESH``) and goes on. Nothing here knows Docker: a ``Channel`` moves the bytes.
 """
 
 from __future__ import annotations
 
 import signal
 import time
+from collections import deque
 from typing import Protocol
 
 from sandbox.inside.protocol import (
@@ -30,6 +32,8 @@ from sandbox.interface import Limits, Payload, SandboxRun, TestInput
 
 STARTUP_GRACE = 5.0  # the container and the interpreter starting, on top of the first step
 REPLY_GRACE = 1.0  # the supervisor's record after the learner's limit ran out
+AHEAD = 1  # test frames sent before the record of the test running comes in
+AHEAD_BYTES = 16 * 1024  # a larger frame waits for that record (the supervisor's pipe holds 64 KiB)
 
 
 class StreamEnded(Exception):
@@ -155,25 +159,8 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
     loaded, stop, _ = _await(channel, payload, Kind.IMPORT, None, None, sent,
                           min(wall, sent + limits.time_per_test + STARTUP_GRACE), wall)
     run = SandboxRun(loaded, [])
-    fresh = False
     if loaded.outcome is Outcome.RETURNED:
-        for seq, test in enumerate(payload.tests):
-            sent = time.monotonic()
-            if sent >= wall:  # the host's checking of the values so far used up the wall clock
-                run.results.append(CallResult(Outcome.TIMEOUT, seconds=0.0,
-                                              detail=_wall_words(limits)))
-                stop = True
-                break
-            if fresh:
-                channel.send(frame(FRESH))
-            channel.send(test.frame)
-            result, stop, fresh = _await(channel, payload, Kind.TEST, seq, test, sent,
-                                  min(wall, sent + limits.time_per_test + REPLY_GRACE), wall)
-            run.results.append(result)
-            if payload.on_result is not None:
-                payload.on_result(seq, result)
-            if stop:
-                break
+        stop = _Tests(channel, payload, wall, run).run()
     if not stop:
         # No more tests: the supervisor ends every learner process, then waits for the host to
         # close the stream, which the owner may put off until the verdict is stored.
@@ -181,3 +168,91 @@ def converse(channel: Channel, payload: Payload, started: float) -> SandboxRun:
         run.finished = True
     run.seconds = round(time.monotonic() - started, 4)
     return run
+
+
+class _Tests:
+    """The tests of one run, each test's frame sent while the test before it runs.
+
+    The supervisor takes the next frame the moment it has sent a record, so the trip of a record
+    to the host, the host's checking of its value and the trip of the next frame no longer come
+    between two tests (bleu_1gram's 68 tests: 36 ms one at a time, 22 ms so). A test's time, on
+    the host's clock, runs from the later of its frame's sending and the record before it coming
+    in, to its own record coming in. One frame at most is ahead, of at most ``AHEAD_BYTES``, so
+    that it always fits in the supervisor's pipe and the host never blocks sending it while the
+    supervisor blocks sending a record.
+
+    A frame ahead is a test the supervisor starts whatever the record before it says: after a
+    time-out or a broken supervisor record the run ends anyway (its container or jail goes with
+    the frame), and after a claim the host refused, the test ahead ran in the process that made
+    it: its record is read and set aside, and the test goes again, after ``FRESH``, to a fresh
+    process. Should that set-aside test end the run (a time-out), its result is the test's.
+    """
+
+    def __init__(self, channel: Channel, payload: Payload, wall: float, run: SandboxRun) -> None:
+        self.channel, self.payload, self.wall, self.outcome = channel, payload, wall, run
+        self.wire = 0  # the supervisor's count of the test frames it has taken
+        self.next = 0  # the position of the next test to send
+        self.ahead: deque[tuple[int, float]] = deque()  # sent, not answered: position, when sent
+        self.fresh = False  # a FRESH frame goes before the next test's
+        self.previous = time.monotonic()  # when the last record came in
+
+    def run(self) -> bool:
+        """Run every test that may run; whether the run must stop here (not finished)."""
+        tests, limits = self.payload.tests, self.payload.limits
+        while True:
+            self._send_ahead()
+            if not self.ahead:
+                if self.next == len(tests):
+                    return False
+                # The host's checking of the values so far used up the wall clock.
+                self.outcome.results.append(CallResult(Outcome.TIMEOUT, seconds=0.0,
+                                                       detail=_wall_words(limits)))
+                return True
+            position, sent = self.ahead.popleft()
+            result, stop, fresh = self._answer(position, sent)
+            self._keep(position, result)
+            if stop or (fresh and self._set_aside()):
+                return True
+
+    def _send_ahead(self) -> None:
+        tests = self.payload.tests
+        while self.next < len(tests) and len(self.ahead) <= AHEAD and (
+                not self.ahead or len(tests[self.next].frame) <= AHEAD_BYTES):
+            now = time.monotonic()
+            if now >= self.wall:
+                return
+            if self.fresh:
+                self.channel.send(frame(FRESH))
+                self.fresh = False
+            self.channel.send(tests[self.next].frame)
+            self.ahead.append((self.next, now))
+            self.next += 1
+
+    def _answer(self, position: int, sent: float) -> tuple[CallResult, bool, bool]:
+        begun = max(sent, self.previous)
+        deadline = min(self.wall, begun + self.payload.limits.time_per_test + REPLY_GRACE)
+        answer = _await(self.channel, self.payload, Kind.TEST, self.wire,
+                        self.payload.tests[position], begun, deadline, self.wall)
+        self.wire += 1
+        self.previous = time.monotonic()
+        return answer
+
+    def _set_aside(self) -> bool:
+        """After a claim the host refused: the tests ahead ran in the process that made it. Read
+        their records and send those tests again, after FRESH. Whether one of them ended the run
+        (then its result is kept)."""
+        self.fresh = True
+        if self.ahead:
+            self.next = self.ahead[0][0]
+        while self.ahead:
+            position, sent = self.ahead.popleft()
+            result, stop, _ = self._answer(position, sent)
+            if stop:
+                self._keep(position, result)
+                return True
+        return False
+
+    def _keep(self, position: int, result: CallResult) -> None:
+        self.outcome.results.append(result)
+        if self.payload.on_result is not None:
+            self.payload.on_result(position, result)

@@ -90,8 +90,8 @@ class Payload:
     function: str
     tests: list[TestInput]
     limits: Limits
-    # Called with each test's position and result as it arrives, before the next test is sent:
-    # the judge checks a value there, so that checking counts in the submission's wall clock. A
+    # Called with each test's position and result as it arrives, while the next test runs: the
+    # judge checks a value there, so that checking counts in the submission's wall clock. A
     # sandbox that does not call it leaves the checking to after the run.
     on_result: Callable[[int, CallResult], None] | None = field(default=None, compare=False)
     isolation: Isolation = Isolation.SHARED  # one learner process for all tests, or one per test
@@ -101,7 +101,8 @@ class Payload:
 class SandboxRun:
     """What came back: loading the module, then one result per test that was sent, in order.
 
-    Tests after a stop (a time-out, a broken protocol) were never sent and have no result.
+    Tests after a stop (a time-out, a broken protocol) have no result: never sent, or the one
+    frame ahead, thrown away with the container or jail.
     """
 
     loaded: CallResult

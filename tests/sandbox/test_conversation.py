@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.conversation import StreamEnded, converse
+from sandbox.conversation import AHEAD_BYTES, StreamEnded, converse
 from sandbox.inside import codec
 from sandbox.inside.learner import _unless_as_sent
 from sandbox.inside.protocol import AS_SENT, Kind, Outcome, ProtocolError, parse_claim, parse_step
@@ -86,7 +86,8 @@ def test_each_step_keeps_the_memory_its_supervisor_counted() -> None:
     """The learner process's high-water mark comes with each record, a broken claim's too."""
     result, _ = run([LOADED, step(claim=returned(1.5, [["a", "b"]]), memory=9_000_000),
                      step(seq=1, claim="not json", memory=12_000_000),
-                     step(seq=2, claim=returned(1.5, [["a", "b"]]))])
+                     step(seq=2, claim=returned(1.5, [["a", "b"]]), memory=1),  # set aside
+                     step(seq=3, claim=returned(1.5, [["a", "b"]]))])
     assert [r.memory for r in result.results] == [9_000_000, 12_000_000, None]
     assert result.results[1].outcome is Outcome.CRASHED
 
@@ -126,13 +127,62 @@ def test_a_broken_supervisor_record_fails_the_test_and_ends_the_run(line: bytes,
 ])
 def test_a_broken_claim_fails_its_test_and_a_fresh_process_takes_the_rest(
         line: bytes, message: str) -> None:
-    good = step(seq=1, claim=returned(2.5, [["a", "b"]]))
-    result, channel = run([LOADED, line, good], n_tests=2)
+    # Test 1 went while test 0 ran, to the process whose claim is then refused: its record is
+    # set aside, and test 1 goes again to a fresh process (the supervisor's third test frame).
+    in_the_old_process = step(seq=1, claim=returned(9.5, [["a", "b"]]))
+    good = step(seq=2, claim=returned(2.5, [["a", "b"]]))
+    result, channel = run([LOADED, line, in_the_old_process, good], n_tests=2)
     assert [r.outcome for r in result.results] == [Outcome.CRASHED, Outcome.RETURNED]
     assert message in result.results[0].detail
-    # start, test 0, then the request for a fresh process before test 1, test 1, the end
-    assert channel.sent[2] == "fresh" and channel.sent[3]["args"] and channel.sent[-1] is None
+    assert result.results[1].value == 2.5
+    # start, test 0, test 1 (ahead), the request for a fresh process, test 1 again, the end
+    assert channel.sent[0]["function"] == "f" and channel.sent[1] == channel.sent[2] == channel.sent[4]
+    assert channel.sent[3] == "fresh" and channel.sent[-1] is None and len(channel.sent) == 6
     assert result.finished
+
+
+def test_a_test_set_aside_after_a_broken_claim_that_times_out_ends_the_run() -> None:
+    def late() -> bytes:
+        time.sleep(0.3)
+        return step(seq=1, claim=returned(1.0, [["a", "b"]]))
+
+    result, channel = run([LOADED, step(claim="not json"), late], n_tests=3, limit=0.2)
+    assert [r.outcome for r in result.results] == [Outcome.CRASHED, Outcome.TIMEOUT]
+    assert "fresh" not in channel.sent and not result.finished
+
+
+def test_the_next_test_goes_while_one_runs_and_is_timed_from_the_record_before() -> None:
+    """Test 1's frame goes with test 0's; test 0 takes 0.3 s and test 1 answers at once: test 1
+    took no time, on the host's clock, and test 0 is not a time-out for a limit of 0.5 s."""
+    def slow() -> bytes:
+        time.sleep(0.3)
+        return step(claim=returned(1.0, [["a", "b"]]))
+
+    result, channel = run([LOADED, slow, step(seq=1, claim=returned(1.0, [["a", "b"]]))], n_tests=2)
+    assert [r.outcome for r in result.results] == [Outcome.RETURNED] * 2
+    assert result.results[0].seconds >= 0.3 and result.results[1].seconds < 0.1
+    assert len(channel.sent) == 4
+
+
+def test_a_large_frame_waits_for_the_record_before_it() -> None:
+    """A frame over AHEAD_BYTES is never ahead: it could fill the supervisor's pipe while the
+    supervisor waits to write a record the host is not reading."""
+    big = TestInput([codec.encode("x" * (AHEAD_BYTES + 1))])
+    small = TestInput([codec.encode("y")])
+    sent_when: list[int] = []
+
+    class Counting(Scripted):
+        def next_line(self, deadline: float) -> bytes | None:
+            sent_when.append(len(self.sent))
+            return super().next_line(deadline)
+
+    replies: list[Reply] = [LOADED] + [step(seq=i, claim=returned(1, ["x" * (AHEAD_BYTES + 1)]
+                                                            if i % 2 == 0 else ["y"])) for i in range(4)]
+    channel = Counting(replies)
+    converse(channel, Payload("def f(x): ...", "f", [big, small, big, small], Limits()), time.monotonic())
+    # Frames sent when each record is awaited: the start; test 0 and the small test 1 ahead;
+    # still those for test 1 (test 2 is big); test 2 alone, then the small test 3 ahead.
+    assert sent_when == [1, 3, 3, 5, 5]
 
 
 def test_the_start_names_the_isolation() -> None:
@@ -249,23 +299,23 @@ def test_keyword_arguments_come_back_as_sent_too() -> None:
 
 
 def test_checking_each_value_counts_in_the_submissions_wall_clock() -> None:
-    """The judge checks each value as it arrives (``on_result``), before the next test is sent;
-    once that has used up the wall clock, the next test is a time-out that says so and the rest
-    are never sent."""
+    """The judge checks each value as it arrives (``on_result``), while the next test runs; once
+    that has used up the wall clock, the next test not sent is a time-out that says so and the
+    rest are never sent."""
     checked: list[int] = []
 
     def slow_check(position: int, result: Any) -> None:
         checked.append(position)
         time.sleep(0.4)  # a huge value being compared and explained
 
-    tests = [TestInput([codec.encode(["a", "b"])]) for _ in range(5)]
+    tests = [TestInput([codec.encode(["a", "b"])]) for _ in range(8)]
     slow = Payload("def f(x): ...", "f", tests, Limits(time_per_test=0.5, time_per_submission=1.0),
                    on_result=slow_check)
-    replies: list[Reply] = [LOADED] + [step(seq=i, claim=returned(1.5, [["a", "b"]])) for i in range(5)]
+    replies: list[Reply] = [LOADED] + [step(seq=i, claim=returned(1.5, [["a", "b"]])) for i in range(8)]
     channel = Scripted(replies)
     result = converse(channel, slow, time.monotonic())
     outcomes = [r.outcome for r in result.results]
-    assert outcomes[:-1] == [Outcome.RETURNED] * (len(outcomes) - 1) and len(outcomes) < 5
+    assert outcomes[:-1] == [Outcome.RETURNED] * (len(outcomes) - 1) and len(outcomes) < 8
     assert outcomes[-1] is Outcome.TIMEOUT
     assert "the submission's time ran out" in result.results[-1].detail
     assert "1 s in all" in result.results[-1].detail
