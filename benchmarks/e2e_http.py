@@ -15,8 +15,8 @@ What it measures, in this order:
    forking as many children as the problem has tests, each exiting at once (what one fresh
    process per test costs before any learner code or test data);
 3. the tests inside a warm container, under each isolation (one learner process for the
-   submission, or one per test): the host's own time for each test (arguments sent to record
-   received), summed over bleu_1gram's 68, and the container's cgroup CPU from the first test's
+   submission, or one per test): the host's own time for each test (from its arguments sent, or
+   the record before it if later, to its record received), summed over bleu_1gram's 68, and the container's cgroup CPU from the first test's
    record to the last's, per test (median of N, after one warm-up); then ``judge run`` alone:
    bleu_1gram's reference through ``judge.grading.grade`` with the configured sandbox, in this
    process, no service (median of N, after one warm-up);
@@ -791,7 +791,8 @@ def run(options: argparse.Namespace, plan: Plan, backend: Backend, data: Path,
         cpu = f", {statistics.median(cpus) * 1000:.2f} ms of CPU per test" if cpus else ""
         figures.add(f"{len(problem.tests())} tests inside a warm container, {isolation.value}",
                     f"{ms(statistics.median(i.seconds for i in inside))} median{cpu}",
-                    f"{PROBLEM} reference: the host's own time per test (arguments sent to record "
+                    f"{PROBLEM} reference: the host's own time per test (arguments sent, or the record "
+                    f"before if later, to record "
                     f"received), summed; CPU: the container's cgroup from the first test's record "
                     f"to the last's; {plan.judge_runs} runs")
 
