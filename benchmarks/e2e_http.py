@@ -16,8 +16,9 @@ What it measures, in this order:
    process per test costs before any learner code or test data);
 3. the tests inside a warm container, under each isolation (one learner process for the
    submission, or one per test): the host's own time for each test (from its arguments sent, or
-   the record before it if later, to its record received), summed over bleu_1gram's 68, and the container's cgroup CPU from the first test's
-   record to the last's, per test (median of N, after one warm-up); then ``judge run`` alone:
+   the record before it if later, to its record received), summed over bleu_1gram's 68, and
+   the container's cgroup CPU from the first test's record to the last's, per test (median of
+   N, after one warm-up); then ``judge run`` alone:
    bleu_1gram's reference through ``judge.grading.grade`` with the configured sandbox, in this
    process, no service (median of N, after one warm-up);
 4. sequential POST -> verdict through HTTP (POST, then ``GET ?wait=30`` until done), p50/p95:
