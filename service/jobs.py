@@ -190,14 +190,15 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
         return JobResult.WAIT
     # No read before the claim: its update finds a missing, done or held row as well, and a
     # read is a round trip of every verdict's (about 2 ms at a learner's pace).
-    token = lifecycle.claim(session, submission_id)
+    # The version's files (bleu_1gram's are 130 KB) are read only when load_version has not
+    # cached them yet: most steps need only the version's id and number.
+    token = lifecycle.claim(session, submission_id, read=lambda: session.get(
+        Submission, submission_id, populate_existing=True,
+        options=[joinedload(Submission.version).defer(ProblemVersion.files)]))
     if token is None:
         return JobResult.SKIPPED
     claimed_at = time.monotonic()
-    # The version's files (bleu_1gram's are 130 KB) are read only when load_version has not
-    # cached them yet: most steps need only the version's id and number.
-    submission = session.get(Submission, submission_id, populate_existing=True, options=[
-        joinedload(Submission.version).defer(ProblemVersion.files)])
+    submission = session.get(Submission, submission_id)  # read with the claim
     assert submission is not None
     mode = submission.mode
     if submission.started_at is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from types import TracebackType
 
@@ -54,9 +55,14 @@ def _expired(now: datetime) -> ColumnElement[bool]:
     return or_(Submission.lease_expires_at.is_(None), Submission.lease_expires_at < now)
 
 
-def claim(session: Session, submission_id: int) -> str | None:
+def claim(session: Session, submission_id: int,
+          read: Callable[[], object] | None = None) -> str | None:
     """Take the submission for judging; the lease token, or None when another worker holds it
-    or it is done. Counts one attempt."""
+    or it is done. Counts one attempt.
+
+    ``read``: what the claimer reads of the claimed row, in the claim's own transaction: a read
+    after the commit would cost the connection's check-out again (its ping) and a BEGIN, two
+    more round trips of every verdict's."""
     token = uuid.uuid4().hex
     now = utcnow()
     lazy_commit(session)
@@ -68,8 +74,11 @@ def claim(session: Session, submission_id: int) -> str | None:
             lease_expires_at=now + timedelta(seconds=get_settings().lease_seconds),
             attempts=Submission.attempts + 1,
         ).execution_options(synchronize_session=False))
+    claimed = result.rowcount == 1  # type: ignore[attr-defined]
+    if claimed and read is not None:
+        read()  # the row as this commit leaves it (sessions keep what they read past a commit)
     session.commit()
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    if not claimed:
         return None
     announcements.announce(submission_id, SubmissionStatus.RUNNING)
     return token
