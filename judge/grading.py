@@ -108,8 +108,9 @@ def build_payload(problem: Problem, code: str, tests: tuple[TestCase, ...],
                   on_result: Callable[[int, CallResult], None] | None = None) -> Payload:
     """Only the code, the function name and the arguments: names and expected values stay here."""
     inputs = [_prepared(problem, t).sent for t in tests]
+    shown = next((n for n, t in enumerate(tests) if t.hidden), len(tests))  # run_order's public first
     return Payload(code, problem.function, inputs, sandbox_limits(problem, len(tests)), on_result,
-                   problem.isolation)
+                   problem.isolation, shown)
 
 
 # A category is seen for hidden tests too, so it may name only types the judge knows: a learner

@@ -179,7 +179,8 @@ class _Tests:
     the host's clock, runs from the later of its frame's sending and the record before it coming
     in, to its own record coming in. One frame at most is ahead, of at most ``AHEAD_BYTES``, so
     that it always fits in the supervisor's pipe and the host never blocks sending it while the
-    supervisor blocks sending a record.
+    supervisor blocks sending a record; and never the first hidden test's while a shown one runs
+    (``Payload.shown``).
 
     A frame ahead is a test the supervisor starts whatever the record before it says: after a
     time-out or a broken supervisor record the run ends anyway (its container or jail goes with
@@ -217,7 +218,8 @@ class _Tests:
     def _send_ahead(self) -> None:
         tests = self.payload.tests
         while self.next < len(tests) and len(self.ahead) <= AHEAD and (
-                not self.ahead or len(tests[self.next].frame) <= AHEAD_BYTES):
+                not self.ahead or (len(tests[self.next].frame) <= AHEAD_BYTES
+                                   and self.next != self.payload.shown)):
             now = time.monotonic()
             if now >= self.wall:
                 return

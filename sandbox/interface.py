@@ -95,6 +95,10 @@ class Payload:
     # sandbox that does not call it leaves the checking to after the run.
     on_result: Callable[[int, CallResult], None] | None = field(default=None, compare=False)
     isolation: Isolation = Isolation.SHARED  # one learner process for all tests, or one per test
+    # How many tests, from the first, a learner is shown (the rest are hidden); None: all. No
+    # hidden test's arguments are sent before every shown test has answered, so none is in the
+    # container while a test whose value a learner sees runs.
+    shown: int | None = None
 
 
 @dataclass

@@ -298,6 +298,25 @@ def test_keyword_arguments_come_back_as_sent_too() -> None:
         "tokens": ["y"]}
 
 
+def test_no_hidden_test_goes_ahead_while_a_shown_one_runs() -> None:
+    """Tests 0 and 1 are shown to the learner, 2 and 3 hidden: test 2's arguments go only once
+    test 1 has answered, so no hidden input is in the container while a shown value is made."""
+    sent_when: list[int] = []
+
+    class Counting(Scripted):
+        def next_line(self, deadline: float) -> bytes | None:
+            sent_when.append(len(self.sent))
+            return super().next_line(deadline)
+
+    tests = [TestInput([codec.encode(["a", "b"])]) for _ in range(4)]
+    replies: list[Reply] = [LOADED] + [step(seq=i, claim=returned(1.5, [["a", "b"]])) for i in range(4)]
+    channel = Counting(replies)
+    result = converse(channel, Payload("def f(x): ...", "f", tests, Limits(), shown=2), time.monotonic())
+    assert [r.outcome for r in result.results] == [Outcome.RETURNED] * 4
+    # The start; tests 0 and 1; still those for test 1; then tests 2 and 3.
+    assert sent_when == [1, 3, 3, 5, 5]
+
+
 def test_checking_each_value_counts_in_the_submissions_wall_clock() -> None:
     """The judge checks each value as it arrives (``on_result``), while the next test runs; once
     that has used up the wall clock, the next test not sent is a time-out that says so and the

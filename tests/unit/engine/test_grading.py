@@ -162,3 +162,12 @@ def test_a_versions_inputs_are_encoded_once_and_never_mixed_up(secret_problem: P
     fresh = build_payload(reloaded, "x", run_order(reloaded, include_hidden=False))
     assert fresh.tests == first.tests[: len(reloaded.public_tests)]
     assert all(a is not b for a, b in zip(fresh.tests, first.tests, strict=False))
+
+
+def test_a_payload_says_how_many_of_its_tests_a_learner_is_shown(secret_problem: Problem) -> None:
+    """The sandbox sends no hidden test's arguments ahead of the public tests' answers
+    (``Payload.shown``, sandbox.conversation)."""
+    public = len(secret_problem.public_tests)
+    assert secret_problem.hidden_tests
+    assert build_payload(secret_problem, "x", run_order(secret_problem, include_hidden=True)).shown == public
+    assert build_payload(secret_problem, "x", run_order(secret_problem, include_hidden=False)).shown == public
