@@ -168,11 +168,19 @@ def test_a_wait_until_change_returns_on_the_first_change_pushed_or_polled(
         proxy.cut()
         eventually(lambda: not own.subscribed, what="the watcher notices the cut")
         polled: list[float] = []
-        for _ in range(SAMPLES):
+        for _ in range(3 * SAMPLES):
             submission_id, body, elapsed, _ = wait_for_change(client, tokens.learner, own, pool)
             assert body["status"] in ("running", "done") and elapsed < 10
             ids.append(submission_id)
-            polled.append(own.woke_at[submission_id] - started_at(submission_id))
+            # Under load the request's own first read (in a thread) may come after the verdict: it
+            # answers at once, no look at the database woke it, and the sample measures nothing
+            # (pushed, the announcements reach the open watch either way). Seen in CI once the
+            # worker's claim and judging got faster (stop 44).
+            if submission_id in own.woke_at:
+                polled.append(own.woke_at[submission_id] - started_at(submission_id))
+            if len(polled) == SAMPLES:
+                break
+        assert len(polled) == SAMPLES, f"only {len(polled)} waits were woken by a look"
         proxy.restore()
         eventually(lambda: own.subscribed, timeout=15, what="the watcher subscribes again")
     settle(ids)
