@@ -212,7 +212,10 @@ def test_waiters_wake_while_redis_pubsub_is_unavailable(
         eventually(lambda: own.subscribed, timeout=15, what="the watcher subscribes again")
         pushed = own.pushed
         submission_id, body, elapsed, _ = wait_for_change(client, tokens.learner, own, pool)
-        assert body["status"] in ("running", "done") and elapsed < 10 and own.pushed > pushed
+        assert body["status"] in ("running", "done") and elapsed < 10
+        # Subscribed again, the watcher also looks at the database once (what the cut may have
+        # hidden), and that look may wake the request just before the announcement comes.
+        eventually(lambda: own.pushed > pushed, what="announcements arrive again")
     settle([first, submission_id])
 
 
