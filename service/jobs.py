@@ -192,13 +192,13 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
     # read is a round trip of every verdict's (about 2 ms at a learner's pace).
     # The version's files (bleu_1gram's are 130 KB) are read only when load_version has not
     # cached them yet: most steps need only the version's id and number.
-    token = lifecycle.claim(session, submission_id, read=lambda: session.get(
+    claimed = lifecycle.claim_and_read(session, submission_id, lambda: session.get(
         Submission, submission_id, populate_existing=True,
         options=[joinedload(Submission.version).defer(ProblemVersion.files)]))
-    if token is None:
+    if claimed is None:
         return JobResult.SKIPPED
     claimed_at = time.monotonic()
-    submission = session.get(Submission, submission_id)  # read with the claim
+    token, submission = claimed
     assert submission is not None
     mode = submission.mode
     if submission.started_at is not None:

@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from types import TracebackType
+from typing import TypeVar, cast
 
 from sqlalchemy import ColumnElement, and_, insert, or_, select, text, update
 from sqlalchemy.orm import Session
@@ -40,6 +41,8 @@ from service.lti import grade_marks as lti_grades
 from service.settings import get_settings
 from service.webhooks import outbox
 
+T = TypeVar("T")
+
 
 def lazy_commit(session: Session) -> None:
     """Let this transaction's commit return before PostgreSQL has flushed it to disk.
@@ -55,14 +58,20 @@ def _expired(now: datetime) -> ColumnElement[bool]:
     return or_(Submission.lease_expires_at.is_(None), Submission.lease_expires_at < now)
 
 
-def claim(session: Session, submission_id: int,
-          read: Callable[[], object] | None = None) -> str | None:
+def claim(session: Session, submission_id: int) -> str | None:
     """Take the submission for judging; the lease token, or None when another worker holds it
-    or it is done. Counts one attempt.
+    or it is done. Counts one attempt."""
+    claimed = claim_and_read(session, submission_id, lambda: None)
+    return None if claimed is None else claimed[0]
 
-    ``read``: what the claimer reads of the claimed row, in the claim's own transaction: a read
-    after the commit would cost the connection's check-out again (its ping) and a BEGIN, two
-    more round trips of every verdict's."""
+
+def claim_and_read(session: Session, submission_id: int,
+                   read: Callable[[], T]) -> tuple[str, T] | None:
+    """``claim``, and what ``read`` reads of the claimed row in the claim's own transaction: a
+    read after the commit would cost the connection's check-out again (its ping) and a BEGIN,
+    two more round trips of every verdict's. What it read is returned, not just left in the
+    session, whose identity map holds an unchanged row only while something else refers to it:
+    a row let go was read again, with its version's files, at its first use."""
     token = uuid.uuid4().hex
     now = utcnow()
     lazy_commit(session)
@@ -75,13 +84,12 @@ def claim(session: Session, submission_id: int,
             attempts=Submission.attempts + 1,
         ).execution_options(synchronize_session=False))
     claimed = result.rowcount == 1  # type: ignore[attr-defined]
-    if claimed and read is not None:
-        read()  # the row as this commit leaves it (sessions keep what they read past a commit)
+    kept = read() if claimed else None  # the row as this commit leaves it
     session.commit()
     if not claimed:
         return None
     announcements.announce(submission_id, SubmissionStatus.RUNNING)
-    return token
+    return token, cast(T, kept)
 
 
 def _holding(submission_id: int, token: str) -> ColumnElement[bool]:
