@@ -37,6 +37,7 @@ from api.routes import (
 )
 from service import metrics as service_metrics
 from service.bootstrap import prepare_database
+from service.heap import freeze_start_up_objects
 from service.settings import get_settings
 
 
@@ -48,6 +49,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     # interval (5 ms by default) bounds how long a quick answer such as /healthz waits.
     sys.setswitchinterval(0.001)
     priority.raise_to(get_settings().api_niceness)
+    freeze_start_up_objects()
     yield
 
 

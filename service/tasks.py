@@ -37,6 +37,7 @@ from service.celery_app import (
     prepare_folders,
 )
 from service.db.session import new_session
+from service.heap import freeze_start_up_objects
 from service.lti import grades as lti_grades
 from service.settings import get_settings
 from service.webhooks import delivery, sweeper
@@ -139,6 +140,12 @@ def _start_metrics(**_: Any) -> None:
     port = get_settings().metrics_port
     if port is not None:
         metrics.serve(port)
+
+
+@worker_init.connect  # in the main process, before its pool forks (the last of its start)
+@worker_process_init.connect  # in each pool process, after the fork
+def _freeze_start_up_objects(**_: Any) -> None:
+    freeze_start_up_objects()
 
 
 def backoff(retries: int) -> float:
