@@ -430,6 +430,7 @@ class TestResultRow(Base):
     """One test of one judged submission: the TestResult's JSON, hidden fields included."""
 
     __tablename__ = "test_results"
+    __table_args__ = (Index("ix_test_results_submission", "submission_id", "position"),)
     __test__ = False  # not a pytest test class
     id: Mapped[int] = mapped_column(primary_key=True)
     submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
