@@ -105,8 +105,8 @@ class Payload:
 class SandboxRun:
     """What came back: loading the module, then one result per test that was sent, in order.
 
-    Tests after a stop (a time-out, a broken protocol) have no result: never sent, or the one
-    frame ahead, thrown away with the container or jail.
+    Tests after a stop (a time-out, a broken protocol) have no result: never sent, or sent
+    ahead and thrown away with the container or jail.
     """
 
     loaded: CallResult

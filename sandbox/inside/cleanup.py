@@ -34,13 +34,25 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
-def high_water(pid: int) -> int | None:
-    """The resident high-water mark of live process pid in bytes (its status's VmHWM); None
-    when it has ended or the runtime does not keep one. The kernel escapes the process's name
-    in that file, so no line of the learner's making can pose as the count."""
+def open_status(pid: int) -> int | None:
+    """A descriptor on live process pid's status file, read again with ``high_water`` after each
+    of its calls (one system call a read, where opening the file anew took six); None when it has
+    ended. Its reads fail once that process has ended, whatever process gets its pid next."""
     try:
-        with open(f"/proc/{pid}/status", "rb") as status:
-            lines = status.read().splitlines()
+        return os.open(f"/proc/{pid}/status", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def high_water(status_fd: int | None) -> int | None:
+    """The resident high-water mark in bytes (VmHWM) of the live process whose status file is
+    open on status_fd (``open_status``); None when it has ended or the runtime does not keep one.
+    The kernel escapes the process's name in that file, so no line of the learner's making can
+    pose as the count."""
+    if status_fd is None:
+        return None
+    try:
+        lines = os.pread(status_fd, 1 << 16, 0).splitlines()
     except OSError:
         return None
     for line in lines:

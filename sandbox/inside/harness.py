@@ -161,16 +161,20 @@ class _Counts:
 
 
 def _drain(child: Child, fd: int, cap: int) -> bool:
-    """Read what is there; False at end of stream. Stops reading at cap + 1 bytes."""
+    """Read what is there; False at end of stream. Stops reading at cap + 1 bytes, and after a
+    read shorter than asked: the pipe was empty then, and a read more would only fail (a system
+    call of every test's); what comes later wakes the caller's select again."""
     target = child.stdout if fd == child.out_r else child.claim
     while len(target) <= cap:
         try:
-            chunk = os.read(fd, 1 << 16)
+            chunk = os.read(fd, READ_CHUNK)
         except BlockingIOError:
             return True
         if not chunk:
             return False
         target += chunk
+        if len(chunk) < READ_CHUNK:
+            return True
     return True
 
 
@@ -299,7 +303,11 @@ def _peak(child: Child, spawner: Spawner, status: int | None) -> int | None:
     """The learner process's resident high-water mark in bytes: read from /proc while it lives
     (a shared process between two calls: its peak so far), from the rusage of its end once
     ended."""
-    return cleanup.high_water(child.pid) if status is None else spawner.peak(child.pid)
+    if status is not None:
+        return spawner.peak(child.pid)
+    if child.status_fd is None:
+        child.status_fd = cleanup.open_status(child.pid)
+    return cleanup.high_water(child.status_fd)
 
 
 def _emit_step(kind: Kind, seq: int | None, stop: Stop | None, status: int | None,
@@ -335,8 +343,8 @@ def _finish(child: Child, spawner: Spawner, kind: Kind, seq: int | None, start: 
 
 
 def _close_ends(child: Child) -> None:
-    """Close the supervisor's ends of the pipes of a process that never got its step."""
-    for fd in (child.args_w, child.out_r, child.claim_r):
+    """Close the supervisor's ends of a process's pipes, and its status file."""
+    for fd in (child.args_w, child.out_r, child.claim_r, child.status_fd):
         if fd is not None:
             os.close(fd)
 
@@ -424,8 +432,12 @@ def _resume(pid: int) -> None:
 
 def _drop_stale(child: Child) -> None:
     """What a shared process wrote between two calls (a thread of its own, say) belongs to no
-    test: read and dropped before the next test's arguments are sent."""
+    test: read and dropped before the next test's arguments are sent. One poll says whether
+    there is any (there seldom is), where a read of each pipe cost two system calls a test."""
+    waiting = select.poll()
     for fd in (child.out_r, child.claim_r):
+        waiting.register(fd, select.POLLIN)
+    for fd, _ in waiting.poll(0):
         with contextlib.suppress(BlockingIOError, OSError):
             for _ in range(STALE_CAP >> 16):
                 if not os.read(fd, 1 << 16):

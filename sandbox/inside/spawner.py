@@ -39,7 +39,7 @@ MESSAGE_CAP = 64
 class Child(Record):
     """A learner process and the supervisor's ends of its pipes."""
 
-    __slots__ = ("args_w", "claim", "claim_r", "out_r", "pid", "stdout", "uid")
+    __slots__ = ("args_w", "claim", "claim_r", "out_r", "pid", "status_fd", "stdout", "uid")
     pid: int
     uid: int
     args_w: int | None
@@ -47,10 +47,12 @@ class Child(Record):
     claim_r: int
     stdout: bytearray
     claim: bytearray
+    status_fd: int | None  # its /proc status file, once a call's peak was read (harness._peak)
 
     def __init__(self, pid: int, uid: int, args_w: int | None, out_r: int, claim_r: int) -> None:
         self.pid, self.uid, self.args_w, self.out_r, self.claim_r = pid, uid, args_w, out_r, claim_r
         self.stdout, self.claim = bytearray(), bytearray()
+        self.status_fd = None
 
 
 def _send_fds(sock: _socket.socket, message: bytes, fds: list[int]) -> None:
