@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from service.access import Action, authorize
 from service.db.models import User
-from service.db.session import new_session
+from service.db.session import new_session, read_session
 from service.errors import Unauthorized
 from service.users import user_for_token
 from service.web_sessions import COOKIE, CSRF_HEADER, find_session, require_csrf
@@ -46,7 +46,7 @@ class Caller:
 
 
 def _by_token(token: str) -> Caller:
-    with new_session() as session:
+    with read_session() as session:
         user = user_for_token(session, token)
         if user is not None:
             session.commit()  # last_used_at, when it moved on (at most once a minute)
@@ -57,7 +57,7 @@ def _by_token(token: str) -> Caller:
 
 
 def _by_cookie(request: Request, secret: str) -> Caller:
-    with new_session() as session:
+    with read_session() as session:
         row = find_session(session, secret)
         if row is not None:
             caller = Caller(row.user, row.id, row.csrf_token)

@@ -31,7 +31,7 @@ from judge.results import Verdict
 from service import feedback, submissions
 from service.announcements import Change
 from service.db.models import Submission, SubmissionStatus, User
-from service.db.session import new_session
+from service.db.session import new_session, read_session
 from service.settings import get_settings
 from service.webhooks.outbox import Callback
 
@@ -145,7 +145,7 @@ async def submit(
 
 
 def _detail_now(user: User, submission_id: int) -> SubmissionOut:
-    with new_session() as session:
+    with read_session() as session:
         return submission_detail(submissions.find_submission(session, user, submission_id), user)
 
 

@@ -102,14 +102,30 @@ def _factory(url: str | None = None) -> sessionmaker[Session]:
     return sessionmaker(get_engine(url), expire_on_commit=False)
 
 
+@lru_cache
+def _reading_factory(url: str | None = None) -> sessionmaker[Session]:
+    return sessionmaker(get_engine(url).execution_options(isolation_level="AUTOCOMMIT"),
+                        expire_on_commit=False)
+
+
 def forget_engines() -> None:
     """Drop the cached engines and session factories (for tests that switch databases)."""
     _engine.cache_clear()
     _factory.cache_clear()
+    _reading_factory.cache_clear()
 
 
 def new_session() -> Session:
     return _factory()()
+
+
+def read_session() -> Session:
+    """A session for a short read (and at most a write that stands alone), whose statements
+    each commit on their own: no BEGIN before the first, no COMMIT or ROLLBACK after the last,
+    two round trips fewer (1 to 2 ms of a request at a learner's pace). It gives up nothing a
+    read had: under PostgreSQL's READ COMMITTED each statement of a transaction saw a snapshot
+    of its own anyway. It shares the engine's pool."""
+    return _reading_factory()()
 
 
 @contextmanager
