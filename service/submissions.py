@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import case, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from judge.custom_input import typed_arguments
 from judge.errors import DomainError, InvalidInput
@@ -80,7 +81,10 @@ def _place(code: str, index: int) -> str:
 
 
 def published_problem(session: Session, slug: str) -> ProblemRow:
-    row = session.scalar(select(ProblemRow).where(ProblemRow.slug == slug))
+    """The problem with its published version (not the version's files, which are read only
+    when the loaded problem is not cached yet: bleu_1gram's are 130 KB)."""
+    row = session.scalar(select(ProblemRow).where(ProblemRow.slug == slug).options(
+        joinedload(ProblemRow.published_version).defer(ProblemVersion.files)))
     if row is None or row.published_version_id is None:
         raise no_such_problem(session, slug, "published problem")
     return row
@@ -250,6 +254,11 @@ def _create_locked(
     )
     session.add(submission)
     session.commit()
+    # What the answer shows of it, as read here: each would be read again, the version with its
+    # files, in three more round trips (the session keeps no row nobody refers to).
+    set_committed_value(submission, "problem", problem)
+    set_committed_value(submission, "version", problem.published_version)
+    set_committed_value(submission, "user", user)
     return submission, True
 
 
