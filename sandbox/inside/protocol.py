@@ -188,6 +188,14 @@ class Start(Frozen):
                 "memory_bytes": self.memory_bytes, "stdout_cap": self.stdout_cap,
                 "lifetime": self.lifetime, "isolation": self.isolation.value}
 
+    @classmethod
+    def from_json(cls, raw: bytes) -> Start:
+        """The Start the host framed (``as_json``)."""
+        data = json.loads(raw)
+        return cls(str(data["code"]), str(data["function"]), float(data["time_limit"]),
+                   int(data["memory_bytes"]), int(data["stdout_cap"]), float(data["lifetime"]),
+                   Isolation(data.get("isolation", Isolation.SHARED.value)))
+
 
 class Step(Frozen):
     """A supervisor record: what it observed of one learner process."""

@@ -1,10 +1,12 @@
 """The spawner: the only process that forks learner processes. Standard library only.
 
-The supervisor forks it right after reading the start message, before any test's arguments or
-any learner's output have been in its memory, and the spawner never receives either: it only
-hears "spawn" and "wipe" over a socket, and hands back the supervisor's ends of the new
-process's pipes. Every learner process is a fork of the spawner, so no learner process can find
-another test's input, or another test's output, in the memory it inherits.
+The supervisor forks it before it reads the start message (the second of a ``per_test``
+problem's right after), so before any test's arguments or any learner's output have been in its
+memory; it gets the start message, as the host sent it, on a pipe of its own (``begin``), and
+never receives test arguments or output: it only hears "spawn" and "wipe" over a socket, and
+hands back the supervisor's ends of the new process's pipes. Every learner process is a fork of
+the spawner, so no learner process can find another test's input, or another test's output, in
+the memory it inherits.
 
 It never runs learner code itself: the learner side starts in ``sandbox.inside.learner.main``, which
 drops every privilege first. What every learner process would otherwise redo is prepared here
@@ -80,21 +82,32 @@ class Spawner:
     arrive while the supervisor waits for something else are kept in ``exits``.
     """
 
-    def __init__(self, start: Start) -> None:
+    def __init__(self) -> None:
         ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        start_r, start_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             try:
                 ours.close()
-                _serve(theirs, start)
+                os.close(start_w)
+                _serve(theirs, start_r)
             finally:
                 os._exit(0)
         theirs.close()
-        self.sock, self.pid = ours, pid
+        os.close(start_r)
+        self.sock, self.pid, self.start_w = ours, pid, start_w
         self.exits: dict[int, int] = {}  # pid -> wait status, not yet asked for
         # pid -> the process's resident high-water mark in bytes (its reaped children's
         # included), as the kernel's rusage says it at its end; taken with ``peak``.
         self.peaks: dict[int, int] = {}
+
+    def begin(self, start: bytes) -> None:
+        """Hand over the start message's body, as the host sent it; the spawner waits for it."""
+        with contextlib.suppress(BrokenPipeError):  # it ended: its first answer says so
+            view = memoryview(start)
+            while view:
+                view = view[os.write(self.start_w, view):]
+        os.close(self.start_w)
 
     def _answer(self, verb: str, fds: int = 0) -> tuple[list[str], list[int]]:
         """The next answer of this verb, keeping every exit report that comes first."""
@@ -162,7 +175,16 @@ class Spawner:
         self._answer("wiped")
 
 
-def _serve(sock: _socket.socket, start: Start) -> None:
+def _read_start(start_r: int) -> Start | None:
+    """The start message from the supervisor's pipe; None when it ended without one."""
+    chunks = []
+    while chunk := os.read(start_r, 1 << 16):
+        chunks.append(chunk)
+    os.close(start_r)
+    return Start.from_json(b"".join(chunks)) if chunks else None
+
+
+def _serve(sock: _socket.socket, start_r: int) -> None:
     # The host's channel stays with the supervisor alone; keep 0 and 1 taken, so that no pipe
     # made here gets a standard stream's number.
     null = os.open(os.devnull, os.O_RDWR)
@@ -178,6 +200,9 @@ def _serve(sock: _socket.socket, start: Start) -> None:
     ready = learner.Ready(syscall_filter.Filter())
     compiled = False
     gc.freeze()
+    start = _read_start(start_r)  # all of the above is done while the supervisor waits for it
+    if start is None:
+        return
     while True:
         readable, _, _ = select.select([sock.fileno(), wake_r], [], [])
         if wake_r in readable:
