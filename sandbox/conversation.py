@@ -199,6 +199,10 @@ class _Tests:
         self.next = 0  # the position of the next test to send
         self.ahead: deque[tuple[int, float]] = deque()  # sent, not answered: position, when sent
         self.fresh = False  # a FRESH frame goes before the next test's
+        # After a claim the host refused, one frame at most waits: each refusal throws away the
+        # tests ahead, and a submission whose every claim is refused ran 68 tests in 650 ms
+        # with sixteen waiting, 180 ms with one.
+        self.depth = AHEAD
         self.previous = time.monotonic()  # when the last record came in
 
     def run(self) -> bool:
@@ -227,7 +231,7 @@ class _Tests:
 
     def _send_ahead(self) -> None:
         tests = self.payload.tests
-        while self.next < len(tests) and len(self.ahead) <= AHEAD and (
+        while self.next < len(tests) and len(self.ahead) <= self.depth and (
                 not self.ahead or (self._waiting_bytes() + len(tests[self.next].frame) <= AHEAD_BYTES
                                    and self.next != self.payload.shown)):
             now = time.monotonic()
@@ -258,6 +262,7 @@ class _Tests:
         their records and send those tests again, after FRESH. Whether one of them ended the run
         (then its result is kept)."""
         self.fresh = True
+        self.depth = 1
         if self.ahead:
             self.next = self.ahead[0][0]
         while self.ahead:

@@ -185,6 +185,26 @@ def test_a_large_frame_waits_for_the_record_before_it() -> None:
     assert sent_when == [1, 3, 3, 5, 5]
 
 
+def test_after_a_refused_claim_one_frame_at_most_waits() -> None:
+    """Each refused claim throws away the tests sent ahead: a submission that makes every claim
+    refused must not make the host run each test up to sixteen times."""
+    sent_when: list[int] = []
+
+    class Counting(Scripted):
+        def next_line(self, deadline: float) -> bytes | None:
+            sent_when.append(len(self.sent))
+            return super().next_line(deadline)
+
+    good = [step(seq=seq, claim=returned(1.0, [["a", "b"]])) for seq in range(1, 11)]
+    channel = Counting([LOADED, step(seq=0, claim="not json"), *good])
+    result = converse(channel, payload(6), time.monotonic())
+    assert [r.outcome for r in result.results] == [Outcome.CRASHED] + [Outcome.RETURNED] * 5
+    # Frames sent when each record is awaited: the start; all six tests at once; still those
+    # while the five set aside are read; then FRESH and tests 1 and 2, and one more at a time.
+    assert sent_when == [1, 7, 7, 7, 7, 7, 7, 10, 11, 12, 13, 13]
+    assert channel.sent[7] == "fresh" and result.finished
+
+
 def test_the_start_names_the_isolation() -> None:
     _, channel = run([LOADED, step(claim=returned(1.5, [["a", "b"]]))], n_tests=1)
     assert channel.sent[0]["isolation"] == "shared"
