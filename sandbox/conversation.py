@@ -210,16 +210,11 @@ class _Tests:
         tests, limits = self.payload.tests, self.payload.limits
         while True:
             self._send_ahead()
-            if not self.ahead:
-                if self.next == len(tests):
-                    return False
-                # The host's checking of the values so far used up the wall clock.
-                self.outcome.results.append(CallResult(Outcome.TIMEOUT, seconds=0.0,
-                                                       detail=_wall_words(limits)))
-                return True
-            if time.monotonic() >= self.wall:
-                # The host's checking of the values so far used up the wall clock: the tests
-                # sent ahead go with the run, as a time-out's do.
+            if not self.ahead and self.next == len(tests):
+                return False
+            if not self.ahead or time.monotonic() >= self.wall:
+                # The host's checking of the values so far used up the wall clock: the next
+                # test is not sent, and those sent ahead go with the run, as a time-out's do.
                 self.outcome.results.append(CallResult(Outcome.TIMEOUT, seconds=0.0,
                                                        detail=_wall_words(limits)))
                 return True
