@@ -69,9 +69,9 @@ def claim_and_read(session: Session, submission_id: int,
                    read: Callable[[], T]) -> tuple[str, T] | None:
     """``claim``, and what ``read`` reads of the claimed row in the claim's own transaction: a
     read after the commit would cost a BEGIN and a COMMIT more, two round trips of every
-    verdict's. What it read is returned, not just left in the
-    session, whose identity map holds an unchanged row only while something else refers to it:
-    a row let go was read again, with its version's files, at its first use."""
+    verdict's. What it read is returned, not just left in the session, whose identity map holds
+    an unchanged row only while something else refers to it: a row let go was read again, with
+    its version's files, at its first use."""
     token = uuid.uuid4().hex
     now = utcnow()
     lazy_commit(session)
