@@ -53,19 +53,26 @@ def test_a_judged_submission_is_read_once_and_its_version_without_files(
 
 
 def test_a_connection_the_server_closed_is_replaced_and_a_live_one_kept() -> None:
-    engine = get_engine()
-    if engine.dialect.name != "postgresql":
+    if get_engine().dialect.name != "postgresql":
         pytest.skip("SQLite has no server to close a connection")
-    with engine.connect() as connection:
-        first = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
-    with engine.connect() as connection:  # idle and healthy: the same connection again
-        assert connection.execute(text("SELECT pg_backend_pid()")).scalar_one() == first
-    with create_engine(engine.url, poolclass=NullPool).connect() as other:  # not from the pool
-        assert other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": first}).scalar_one()
-        # The server's goodbye to the idle pooled connection takes a moment to arrive.
-        other.execute(text("SELECT pg_sleep(0.2)"))
-    with engine.connect() as connection:  # no error: the pool saw it closed and connected anew
-        assert connection.execute(text("SELECT pg_backend_pid()")).scalar_one() != first
+    # An engine of the service's making with a pool of its own, which only this test uses: the
+    # settings' pool may hold several idle connections, and hands out any of them.
+    url = get_engine().url.update_query_dict({"application_name": "idle-connection-test"})
+    engine = get_engine(url.render_as_string(hide_password=False))
+    try:
+        with engine.connect() as connection:
+            first = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
+        with engine.connect() as connection:  # idle and healthy: the same connection again
+            assert connection.execute(text("SELECT pg_backend_pid()")).scalar_one() == first
+        with create_engine(engine.url, poolclass=NullPool).connect() as other:  # not pooled
+            assert other.execute(text("SELECT pg_terminate_backend(:pid)"),
+                                 {"pid": first}).scalar_one()
+            # The server's goodbye to the idle pooled connection takes a moment to arrive.
+            other.execute(text("SELECT pg_sleep(0.2)"))
+        with engine.connect() as connection:  # no error: the pool saw it closed, connected anew
+            assert connection.execute(text("SELECT pg_backend_pid()")).scalar_one() != first
+    finally:
+        engine.dispose()
 
 
 def test_the_apis_start_up_objects_are_frozen_out_of_the_collector(
