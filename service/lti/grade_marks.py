@@ -31,7 +31,11 @@ class SyncState(StrEnum):
 
 
 def pending_values(now: datetime) -> dict[str, object]:
-    return {"state": SyncState.PENDING.value, "attempts": 0, "next_attempt_at": now, "error": None}
+    """A row made pending. Its lease goes too: a sender working on it meanwhile worked out an
+    older grade, and must not write its outcome over this (``grades.deliver``); the message
+    that follows this change sends the newer one."""
+    return {"state": SyncState.PENDING.value, "attempts": 0, "next_attempt_at": now, "error": None,
+            "lease_until": None}
 
 
 def touch_work(session: Session, user_id: int, problem_id: int, assignment_id: int | None) -> list[int]:

@@ -42,6 +42,8 @@ from service.settings import get_settings
 log = logging.getLogger(__name__)
 
 LEASE = timedelta(seconds=90)  # longer than an attempt's calls together
+# What became of an attempt whose row was made pending again while it ran (``_settle``).
+SUPERSEDED = "superseded"
 LOST_AFTER = timedelta(seconds=30)  # a first message not taken by then is taken as lost
 SWEEP_BATCH = 200
 SCORE_TYPE = "application/vnd.ims.lis.v1.score+json"
@@ -83,13 +85,28 @@ def grade_of(session: Session, row: LtiGradeSync) -> Grade | SyncState:
     return SyncState.IDLE
 
 
-def _claim(session: Session, sync_id: int, now: datetime) -> bool:
+def _claim(session: Session, sync_id: int, now: datetime) -> datetime | None:
+    """The row's lease, taken; None when it is not pending or another sender holds it. The
+    lease's time names this claim: ``_settle`` writes only while the row still holds it."""
+    lease = now + LEASE
     claimed = session.execute(update(LtiGradeSync).where(
         LtiGradeSync.id == sync_id, LtiGradeSync.state == SyncState.PENDING.value,
         or_(LtiGradeSync.lease_until.is_(None), LtiGradeSync.lease_until <= now))
-        .values(lease_until=now + LEASE))
+        .values(lease_until=lease))
     session.commit()
-    return bool(getattr(claimed, "rowcount", 0))
+    return lease if getattr(claimed, "rowcount", 0) else None
+
+
+def _settle(session: Session, sync_id: int, lease: datetime, **values: object) -> bool:
+    """Write an attempt's outcome and end its lease, only while the row still holds ``lease``:
+    a verdict, a score or an assignment that changed the grade meanwhile made the row pending
+    again (``grade_marks.pending_values`` clears the lease), and the grade worked out here is
+    older than the one its message sends. Whether it was written."""
+    settled = session.execute(update(LtiGradeSync).where(
+        LtiGradeSync.id == sync_id, LtiGradeSync.lease_until == lease)
+        .values(lease_until=None, **values).execution_options(synchronize_session=False))
+    session.commit()
+    return bool(getattr(settled, "rowcount", 0))
 
 
 def scores_url(lineitem_url: str) -> str:
@@ -118,41 +135,39 @@ def _post(session: Session, platform: LtiPlatform, lineitem_url: str, sub: str, 
 
 def deliver(session: Session, sync_id: int) -> str:
     """One attempt at one row; what became of it."""
-    now = utcnow()
-    if not _claim(session, sync_id, now):
+    lease = _claim(session, sync_id, utcnow())
+    if lease is None:
         return "skipped"  # sent, given up, or another worker holds it
     row = session.get(LtiGradeSync, sync_id)
     if row is None:
         return "skipped"
     grade = grade_of(session, row)
     if isinstance(grade, SyncState):
-        row.state, row.lease_until = grade.value, None
-        session.commit()
-        return row.state
+        return grade.value if _settle(session, sync_id, lease, state=grade.value) else SUPERSEDED
     context = session.get(LtiContext, row.link.context_id)
     platform = session.get(LtiPlatform, context.platform_id) if context is not None else None
     sub = session.scalar(select(LtiUser.sub).where(LtiUser.user_id == row.user_id,
                                                    LtiUser.issuer == (platform.issuer if platform else "")))
-    row.attempts += 1
+    attempts = row.attempts + 1
     try:
         if platform is None or sub is None or row.link.lineitem_url is None:
             raise PlatformError("the learner is not known to the link's platform (no launch, no roster)")
         _post(session, platform, row.link.lineitem_url, sub, grade)
     except PlatformError as exc:
-        row.error = exc.message[:300]
+        error = exc.message[:300]
         waits = get_settings().lti_score_backoff_seconds
-        if row.attempts > len(waits):
-            row.state = SyncState.FAILED.value
-        else:
-            row.next_attempt_at = utcnow() + timedelta(seconds=waits[row.attempts - 1])
-        row.lease_until = None
-        session.commit()
-        log.warning("LTI grade %d: attempt %d failed: %s", row.id, row.attempts, row.error)
-        return "retry" if row.state == SyncState.PENDING else row.state
-    row.state, row.error, row.lease_until = SyncState.SENT.value, None, None
-    row.score_given, row.score_maximum, row.sent_at = grade.given, grade.maximum, utcnow()
-    session.commit()
-    return row.state
+        failed = attempts > len(waits)
+        later: dict[str, object] = ({"state": SyncState.FAILED.value} if failed else
+                                    {"next_attempt_at": utcnow() + timedelta(seconds=waits[attempts - 1])})
+        if not _settle(session, sync_id, lease, attempts=attempts, error=error, **later):
+            return SUPERSEDED
+        log.warning("LTI grade %d: attempt %d failed: %s", sync_id, attempts, error)
+        return SyncState.FAILED.value if failed else "retry"
+    if not _settle(session, sync_id, lease, attempts=attempts, state=SyncState.SENT.value,
+                   error=None, score_given=grade.given, score_maximum=grade.maximum,
+                   sent_at=utcnow()):
+        return SUPERSEDED  # the newer grade follows with the message that made it pending
+    return SyncState.SENT.value
 
 
 def due(session: Session) -> list[int]:
@@ -189,7 +204,7 @@ def send_again(session: Session, sync_ids: Sequence[int]) -> list[int]:
     if not sync_ids:
         return []
     ids = list(session.scalars(update(LtiGradeSync).where(LtiGradeSync.id.in_(list(sync_ids)))
-                               .values(**pending_values(utcnow()), lease_until=None)
+                               .values(**pending_values(utcnow()))
                                .returning(LtiGradeSync.id).execution_options(synchronize_session=False)))
     session.commit()
     session.expire_all()  # rows read before hold the old state

@@ -9,11 +9,12 @@ import time
 import uuid
 from typing import Any
 
-from service.db.models import LtiGradeSync
+from service.db.models import LtiGradeSync, utcnow
 from service.db.session import session_scope
+from service.lti import grades
 from tests.lti.conftest import INSTRUCTOR, LEARNER, LmsBrowser, new_admin, register_by_hand
 from tests.lti.platform import Platform, auto_post_form
-from tests.lti.test_lti_story import RIGHT, hand_in
+from tests.lti.test_lti_story import RIGHT, deep_link, hand_in, register_dynamically
 from tests.utils.courses import assignment_body
 
 
@@ -99,3 +100,33 @@ def test_held_released_overridden_refused_and_sent_again(
 
     # A learner reads none of it.
     assert learner.api("GET", f"/assignments/{assignment_id}/lti-grades").status_code == 403
+
+
+def test_a_grade_worked_out_before_a_verdict_never_overwrites_it(
+        judge: str, grade_sender: subprocess.Popen[bytes], lms: Platform) -> None:
+    """A sender holds the learner's row (its launch's message) while a verdict lands: the
+    verdict makes the row pending again, so the sender's outcome, worked out before the verdict,
+    is not written over it, and the verdict's own message sends the score. Before, the sender's
+    'idle' overwrote 'pending', the verdict's message found nothing to send, and the LMS never
+    got the score (seen in CI: 0 of 1 scores in 60 s)."""
+    register_dynamically(judge, lms, new_admin())
+    tag = uuid.uuid4().hex[:6]
+    lms.add_user("tess", f"Tess {tag}", "tess@example.org", roles=[INSTRUCTOR])
+    lms.add_user("ann", f"Ann {tag}", "ann@example.org", roles=[LEARNER])
+    [link] = deep_link(judge, lms, LmsBrowser(judge), ["secret_lookup"])
+    learner = LmsBrowser(judge)
+    assert learner.launch(lms.launch_start_url("ann", link)).status_code == 303
+    me = learner.api("GET", "/me").json()
+    settled(me["name"], "idle")  # the launch's message: nothing judged yet
+    with session_scope() as session:
+        [sync_id] = [row.id for row in session.query(LtiGradeSync).all() if row.user.name == me["name"]]
+        session.query(LtiGradeSync).filter(LtiGradeSync.id == sync_id).update({"state": "pending"})
+    with session_scope() as session:
+        lease = grades._claim(session, sync_id, utcnow())  # a sender, in the middle of its work
+    assert lease is not None
+    assert hand_in(learner, "secret_lookup", RIGHT)["verdict"] == "accepted"
+    with session_scope() as session:  # the sender ends, with what it worked out before
+        assert not grades._settle(session, sync_id, lease, state="idle")
+    [score] = lms.wait_for_scores(str(lms.links[link].line_item_id), 1)
+    assert score["scoreGiven"] == 1
+    settled(me["name"], "sent")
