@@ -1,6 +1,7 @@
 """What a verdict costs the service: the worker reads the claimed row once, in the claim's own
-transaction; a pooled connection is checked at check-out without a query, while one the server
-closed is still replaced; and the API's start-up objects are kept out of the collector's scans."""
+transaction; a posted submission's answer reads nothing the checks had read; a pooled connection
+is checked at check-out without a query, while one the server closed is still replaced; and the
+API's start-up objects are kept out of the collector's scans."""
 
 from __future__ import annotations
 
