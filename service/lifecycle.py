@@ -22,11 +22,26 @@ from datetime import datetime, timedelta
 from types import TracebackType
 from typing import TypeVar, cast
 
-from sqlalchemy import ColumnElement, and_, insert, or_, select, text, update
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    Integer,
+    String,
+    Table,
+    and_,
+    bindparam,
+    column,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from judge.custom_input import Rejected
-from judge.results import Report, safe_text, stored_tests
+from judge.results import Report, TestResult, safe_text, stored_tests
 from service import announcements
 from service.access import HANDED_IN
 from service.db.models import (
@@ -178,13 +193,13 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     if hooks is None:  # the claim was lost
         session.rollback()
         return False
-    session.query(TestResultRow).filter(TestResultRow.submission_id == submission_id).delete()
+    if token is None:
+        # Only a row this claim did not hold may be done already, with tests stored. A running
+        # row has none: they are written with the verdict, and cleared when a done row is
+        # queued again (``reset_for_rejudge``).
+        session.query(TestResultRow).filter(TestResultRow.submission_id == submission_id).delete()
     if report.tests:
-        session.execute(insert(TestResultRow), [  # one statement for every row
-            {"submission_id": submission_id, "position": position, "name": safe_text(test.name),
-             "visibility": test.visibility.value, "status": test.status.value, "data": data}
-            for position, (test, data) in enumerate(zip(report.tests, stored_tests(report.tests),
-                                                        strict=True))])
+        _write_tests(session, submission_id, report.tests)
     # The webhooks the verdict calls for commit with it, or not at all (service.webhooks).
     called = hooks.callback_url is not None or hooks.webhook_batch_id is not None
     deliveries = outbox.on_verdict(session, submission_id) if called else []
@@ -197,6 +212,30 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     outbox.enqueue(deliveries)
     lti_grades.enqueue(grades)
     return True
+
+
+# PostgreSQL takes every test row of a verdict in one statement with one parameter, the rows'
+# JSON, which it splits itself. An executemany sends each row as a statement of its own, and
+# psycopg's pipelining of them cost about 6 ms of the worker's CPU for bleu_1gram's 68 rows
+# (SQLAlchemy's multi-row VALUES, 4 ms more to render).
+_RECORDS = func.json_to_recordset(bindparam("rows", type_=JSON)).table_valued(
+    column("position", Integer), column("name", String), column("visibility", String),
+    column("status", String), column("data", JSON)).render_derived(with_types=True)
+_TESTS_FROM_JSON = insert(cast(Table, TestResultRow.__table__)).from_select(  # Core: no ORM bulk
+    ["submission_id", "position", "name", "visibility", "status", "data"],
+    select(bindparam("submission_id", type_=Integer), _RECORDS.c.position, _RECORDS.c.name,
+           _RECORDS.c.visibility, _RECORDS.c.status, _RECORDS.c.data))
+
+
+def _write_tests(session: Session, submission_id: int, tests: list[TestResult]) -> None:
+    rows = [{"position": position, "name": safe_text(test.name),
+             "visibility": test.visibility.value, "status": test.status.value, "data": data}
+            for position, (test, data) in enumerate(zip(tests, stored_tests(tests), strict=True))]
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(_TESTS_FROM_JSON, {"submission_id": submission_id, "rows": rows})
+    else:  # SQLite runs an executemany in-process, without a round trip per row
+        session.execute(insert(TestResultRow), [{"submission_id": submission_id, **row}
+                                                 for row in rows])
 
 
 def confirm(session: Session, submission_id: int, token: str) -> bool:

@@ -177,13 +177,22 @@ def _pending(session: Session, user: User) -> int:
         Submission.status.in_([SubmissionStatus.QUEUED, SubmissionStatus.RUNNING]))) or 0
 
 
+# session.info's key for the count of a learner's queued and running submissions that the
+# session's last new submission left, as counted under the quota's lock.
+_PENDING_AFTER = "judge_pending_after"
+
+
 def queue_quota_left(session: Session, user: User) -> tuple[int, int] | None:
     """(the learner queue quota, how many more submissions user may queue now); None for
-    instructors and admins, whom no queue quota holds."""
+    instructors and admins, whom no queue quota holds. Right after this session made a
+    submission, the count it took for the quota, plus that one, saves counting again."""
     if user.role != Role.LEARNER:
         return None
     quota = get_settings().learner_queue_quota
-    return quota, max(quota - _pending(session, user), 0)
+    pending = session.info.pop(_PENDING_AFTER, None)
+    if pending is None:
+        pending = _pending(session, user)
+    return quota, max(quota - pending, 0)
 
 
 def create_submission(
@@ -234,6 +243,7 @@ def _create_locked(
         late, penalty = check_assignment(session, user, assignment, problem, mode)
     elif mode is Mode.SUBMIT and (credit := implied_credit(session, user, problem, utcnow())) is not None:
         assignment, late, penalty = credit.assignment_id, credit.late, credit.penalty
+    pending = None
     if user.role == Role.LEARNER:
         quota = get_settings().learner_queue_quota
         pending = _pending(session, user)
@@ -254,6 +264,8 @@ def _create_locked(
     )
     session.add(submission)
     session.commit()
+    if pending is not None:
+        session.info[_PENDING_AFTER] = pending + 1
     # What the answer shows of it, as read here: each would be read again, the version with its
     # files, in three more round trips (the session keeps no row nobody refers to).
     set_committed_value(submission, "problem", problem)
