@@ -86,8 +86,15 @@ def no_such_problem(session: Session, slug: str, what: str = "problem") -> NotFo
     return NotFound(message)
 
 
+def cached_version(version_id: int, version: str) -> Problem | None:
+    """The Problem of the stored version with this id and content hash, when this process has
+    loaded it already; its row need not be read."""
+    return _LOADED.get((version_id, version))
+
+
 def load_version(version: ProblemVersion) -> Problem:
-    """The Problem of a stored version (cached: a stored version never changes)."""
+    """The Problem of a stored version (cached: a stored version never changes). The key holds
+    the content hash with the id: tests make databases afresh, whose ids start again."""
     key = (version.id, version.version)
     if key not in _LOADED:
         if len(_LOADED) >= 64:

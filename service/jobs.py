@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session
 
 from judge.custom_input import Rejected, run_try, typed_arguments
 from judge.errors import ProblemError
@@ -21,7 +21,7 @@ from judge.results import Report, Verdict, safe_text
 from judge.validation import BehindJudging, check_problem
 from sandbox.interface import Sandbox, SandboxUnavailable
 from service import lifecycle, metrics
-from service.catalog import load_version
+from service.catalog import cached_version, load_version
 from service.db.models import (
     ProblemVersion,
     Submission,
@@ -51,18 +51,19 @@ def _failure(submission: Submission, reason: str) -> Report:
                   submission.version.version, message=f"the judge failed: {safe_text(reason)}")
 
 
-def _judge(submission: Submission, sandbox: Sandbox) -> Report | Rejected:
-    problem = load_version(submission.version)
+def _judge(submission: Submission, version: str, sandbox: Sandbox) -> Report | Rejected:
+    problem = (cached_version(submission.version_id, version)
+               or load_version(submission.version))  # its row read, with the files, once
     if submission.mode == Mode.TRY:
         arguments = typed_arguments(problem, submission.arguments)
         return run_try(problem, submission.code, arguments, sandbox)
     return grade(problem, submission.code, sandbox, include_hidden=submission.mode == Mode.SUBMIT)
 
 
-def _grade(submission: Submission, sandbox: Sandbox) -> Report | Rejected:
+def _grade(submission: Submission, version: str, sandbox: Sandbox) -> Report | Rejected:
     """The report. SandboxUnavailable propagates; any other failure is an internal_error."""
     try:
-        return _judge(submission, sandbox)
+        return _judge(submission, version, sandbox)
     except SandboxUnavailable:
         raise
     except ProblemError as exc:
@@ -114,14 +115,14 @@ def _counted(done: StoredVerdict) -> None:
 
 
 def _store(session: Session, submission_id: int, token: str | None, report: Report | Rejected,
-           mode: str, claimed_at: float | None = None) -> bool:
+           mode: str, claimed_at: float | None = None, webhooks: bool = True) -> bool:
     """lifecycle.finish, then the verdict counted and logged. A database error raises
     VerdictUnconfirmed (for a claim's verdict): the retry does what follows if it landed."""
     done = StoredVerdict(token, mode, report.verdict.value if isinstance(report, Report) else None,
                          verdict_line(submission_id, report, mode),
                          None if claimed_at is None else time.monotonic() - claimed_at)
     try:
-        stored = lifecycle.finish(session, submission_id, token, report)
+        stored = lifecycle.finish(session, submission_id, token, report, webhooks)
     except DBAPIError as exc:
         # The database is away, not the report at fault: the task asks again later, and once
         # this claim's lease lapses recovery gives the submission to a worker that can store it.
@@ -189,23 +190,19 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
         metrics.sandbox_failure("no_engine")
         return JobResult.WAIT
     # No read before the claim: its update finds a missing, done or held row as well, and a
-    # read is a round trip of every verdict's (about 2 ms at a learner's pace).
-    # The version's files (bleu_1gram's are 130 KB) are read only when load_version has not
-    # cached them yet: most steps need only the version's id and number.
-    claimed = lifecycle.claim_and_read(session, submission_id, lambda: session.get(
-        Submission, submission_id, populate_existing=True,
-        options=[joinedload(Submission.version).defer(ProblemVersion.files)]))
+    # read is a round trip of every verdict's (about 2 ms at a learner's pace). The version's
+    # row, with its files (bleu_1gram's are 130 KB), is read only when it is not cached yet.
+    claimed = lifecycle.claim_row(session, submission_id)
     if claimed is None:
         return JobResult.SKIPPED
     claimed_at = time.monotonic()
-    token, submission = claimed
-    assert submission is not None
+    token, submission = claimed.token, claimed.submission
     mode = submission.mode
     if submission.started_at is not None:
         metrics.claimed(mode, (submission.started_at - submission.enqueued_at).total_seconds())
     with lifecycle.Heartbeat(submission_id, token) as heartbeat:
         try:
-            report = _grade(submission, sandbox)
+            report = _grade(submission, claimed.version, sandbox)
         except SandboxUnavailable as exc:
             if _engine_down(sandbox):
                 metrics.sandbox_failure("engine_down")
@@ -219,8 +216,9 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
             submission.attempts <= get_settings().internal_error_retries):
         lifecycle.release(session, submission_id, token, report.message, refund=False)
         return JobResult.RETRY
+    webhooks = submission.callback_url is not None or submission.webhook_batch_id is not None
     try:
-        stored = _store(session, submission_id, token, report, mode, claimed_at)
+        stored = _store(session, submission_id, token, report, mode, claimed_at, webhooks)
     except VerdictUnconfirmed:
         raise
     except Exception as exc:  # the report could not be stored: store why, as the judge's fault
@@ -228,7 +226,7 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
         session.rollback()
         stored = _store(session, submission_id, token, _failure(
             submission, f"the verdict could not be stored: {type(exc).__name__}: {str(exc)[:300]}"),
-            mode, claimed_at)
+            mode, claimed_at, webhooks)
     return JobResult.DONE if stored else JobResult.SKIPPED
 
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from types import TracebackType
-from typing import TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
     ColumnElement,
+    DateTime,
     Integer,
     String,
     Table,
@@ -35,7 +36,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
-    text,
+    true,
     update,
 )
 from sqlalchemy.orm import Session
@@ -45,28 +46,42 @@ from judge.results import Report, TestResult, safe_text, stored_tests
 from service import announcements
 from service.access import HANDED_IN
 from service.db.models import (
+    ProblemVersion,
     Submission,
     SubmissionStatus,
     TestResultRow,
     WebhookDelivery,
     utcnow,
 )
-from service.db.session import new_session
+from service.db.session import read_session
 from service.lti import grade_marks as lti_grades
 from service.settings import get_settings
 from service.webhooks import outbox
 
-T = TypeVar("T")
 
-
-def lazy_commit(session: Session) -> None:
-    """Let this transaction's commit return before PostgreSQL has flushed it to disk.
+def committed_lazily(session: Session) -> list[ColumnElement[bool]]:
+    """For the WHERE of a statement that commits on its own (autocommit): PostgreSQL returns
+    from its commit before flushing it to disk. ``set_config(..., true)`` sets the setting for
+    the statement's own transaction, whose commit reads it; as a condition that always holds it
+    costs no round trip, where ``SET LOCAL`` in a transaction cost three (BEGIN, the SET and
+    COMMIT). Should the condition not be evaluated (the row was not there), the commit waits
+    for the disk, which is only slower.
 
     Only for a claim and its lease: should the database lose one in a crash, the submission is
     queued (or its lease expired) again, and the verdict of the worker that held it is refused
     (``finish`` checks the claim), so recovery judges it once more. A verdict is never lazy."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SET LOCAL synchronous_commit = off"))
+    if session.get_bind().dialect.name != "postgresql":
+        return []
+    return [func.set_config("synchronous_commit", "off", True).is_not(None)]
+
+
+def _on_its_own(session: Session) -> None:
+    """Run the session's next statement in autocommit: it commits itself, with no BEGIN or
+    COMMIT round trip. The connection gets its isolation level back when the session ends the
+    transaction (``session.commit()``), and the session's next one is an ordinary transaction.
+    What the session had open is committed first, as the claim always did."""
+    session.commit()
+    session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
 
 
 def _expired(now: datetime) -> ColumnElement[bool]:
@@ -76,35 +91,42 @@ def _expired(now: datetime) -> ColumnElement[bool]:
 def claim(session: Session, submission_id: int) -> str | None:
     """Take the submission for judging; the lease token, or None when another worker holds it
     or it is done. Counts one attempt."""
-    claimed = claim_and_read(session, submission_id, lambda: None)
-    return None if claimed is None else claimed[0]
+    claimed = claim_row(session, submission_id)
+    return None if claimed is None else claimed.token
 
 
-def claim_and_read(session: Session, submission_id: int,
-                   read: Callable[[], T]) -> tuple[str, T] | None:
-    """``claim``, and what ``read`` reads of the claimed row in the claim's own transaction: a
-    read after the commit would cost a BEGIN and a COMMIT more, two round trips of every
-    verdict's. What it read is returned, not just left in the session, whose identity map holds
-    an unchanged row only while something else refers to it: a row let go was read again, with
-    its version's files, at its first use."""
+@dataclass(frozen=True)
+class Claimed:
+    token: str  # the lease's
+    submission: Submission  # the row as the claim left it
+    version: str  # the content hash of the version it is judged against
+
+
+def claim_row(session: Session, submission_id: int) -> Claimed | None:
+    """``claim``, with the claimed row and its version's hash as the claim's own UPDATE returns
+    them: a read after it cost one round trip of every verdict's, and one after the commit a
+    BEGIN and a COMMIT more. With the hash, a version already loaded needs no read of its row
+    (``catalog.cached_version``)."""
     token = uuid.uuid4().hex
     now = utcnow()
-    lazy_commit(session)
     claimable = or_(Submission.status == SubmissionStatus.QUEUED,
                     and_(Submission.status == SubmissionStatus.RUNNING, _expired(now)))
-    result = session.execute(
-        update(Submission).where(Submission.id == submission_id, claimable).values(
+    version = (select(ProblemVersion.version).where(ProblemVersion.id == Submission.version_id)
+               .scalar_subquery())
+    _on_its_own(session)
+    row = session.execute(
+        update(Submission).where(Submission.id == submission_id, claimable,
+                                 *committed_lazily(session)).values(
             status=SubmissionStatus.RUNNING, lease_token=token, started_at=now,
             lease_expires_at=now + timedelta(seconds=get_settings().lease_seconds),
             attempts=Submission.attempts + 1,
-        ).execution_options(synchronize_session=False))
-    claimed = result.rowcount == 1  # type: ignore[attr-defined]
-    kept = read() if claimed else None  # the row as this commit leaves it
+        ).returning(Submission, version)
+        .execution_options(synchronize_session=False, populate_existing=True)).first()
     session.commit()
-    if not claimed:
+    if row is None:
         return None
     announcements.announce(submission_id, SubmissionStatus.RUNNING)
-    return token, cast(T, kept)
+    return Claimed(token, row[0], row[1])
 
 
 def _holding(submission_id: int, token: str) -> ColumnElement[bool]:
@@ -114,11 +136,10 @@ def _holding(submission_id: int, token: str) -> ColumnElement[bool]:
 
 def renew(submission_id: int, token: str) -> bool:
     """Extend the lease; False when the claim was lost (taken over, or finished elsewhere)."""
-    with new_session() as session:
-        lazy_commit(session)
-        result = session.execute(update(Submission).where(_holding(submission_id, token)).values(
+    with read_session() as session:  # autocommit: one round trip
+        result = session.execute(update(Submission).where(
+            _holding(submission_id, token), *committed_lazily(session)).values(
             lease_expires_at=utcnow() + timedelta(seconds=get_settings().lease_seconds)))
-        session.commit()
         return result.rowcount == 1  # type: ignore[attr-defined,no-any-return]
 
 
@@ -167,7 +188,8 @@ def release(session: Session, submission_id: int, token: str, message: str,
     return True
 
 
-def finish(session: Session, submission_id: int, token: str | None, report: Report | Rejected) -> bool:
+def finish(session: Session, submission_id: int, token: str | None, report: Report | Rejected,
+           webhooks: bool = True) -> bool:
     """Write the verdict, the per-test rows and the webhook deliveries it calls for in one
     transaction, only while the claim is ours (token None: unconditionally, for recovery giving
     up). False when the claim was lost.
@@ -177,35 +199,29 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     the row done under it and calls ``confirm``. Nothing reads a token on a done row as a claim
     (``_holding`` and ``claim`` want a running row; ``reset_for_rejudge`` clears it).
 
+    ``webhooks`` False: the caller knows the row calls for none (the claim returned it), and on
+    PostgreSQL the verdict then commits in one round trip (``_in_one_statement``).
+
     A try the reference rejected is done with no verdict and no score: nothing was compared."""
-    where = _holding(submission_id, token) if token else (Submission.id == submission_id)
     verdict = report.verdict.value if isinstance(report, Report) else None
-    score = report.score if isinstance(report, Report) else None
-    # What the webhooks need to know comes back with the update: most verdicts call for none,
-    # and then nothing more is read before the commit.
-    hooks = session.execute(update(Submission).where(where).values(
-        status=SubmissionStatus.DONE, verdict=verdict, score=score,
-        message=safe_text(report.message), finished_at=utcnow(), lease_token=token,
-        lease_expires_at=None).returning(
-            Submission.callback_url, Submission.webhook_batch_id, Submission.mode, Submission.user_id,
-            Submission.problem_id, Submission.assignment_id)
-        .execution_options(synchronize_session=False)).first()
-    if hooks is None:  # the claim was lost
+    values: dict[str, object] = {
+        "status": SubmissionStatus.DONE, "verdict": verdict,
+        "score": report.score if isinstance(report, Report) else None,
+        "message": safe_text(report.message), "finished_at": utcnow(), "lease_token": token,
+        "lease_expires_at": None}
+    if token is not None and session.get_bind().dialect.name == "postgresql":
+        if not webhooks:  # a submission's callback and batch are set when it is made, never after
+            _on_its_own(session)
+        stored = _in_one_statement(session, submission_id, token, values, report.tests)
+    else:
+        stored = _step_by_step(session, submission_id, token, values, report.tests)
+    if stored is None:  # the claim was lost
         session.rollback()
         return False
-    if token is None:
-        # Only a row this claim did not hold may be done already, with tests stored. A running
-        # row has none: they are written with the verdict, and cleared when a done row is
-        # queued again (``reset_for_rejudge``).
-        session.query(TestResultRow).filter(TestResultRow.submission_id == submission_id).delete()
-    if report.tests:
-        _write_tests(session, submission_id, report.tests)
+    hooks, grades = stored
     # The webhooks the verdict calls for commit with it, or not at all (service.webhooks).
     called = hooks.callback_url is not None or hooks.webhook_batch_id is not None
     deliveries = outbox.on_verdict(session, submission_id) if called else []
-    # A hand-in's verdict may change the learner's grade on an LMS's line item (service.lti.grades).
-    grades = (lti_grades.touch_work(session, hooks.user_id, hooks.problem_id, hooks.assignment_id)
-              if hooks.mode == HANDED_IN else [])
     session.commit()
     session.expire_all()
     announcements.announce(submission_id, SubmissionStatus.DONE, verdict)
@@ -214,28 +230,91 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
     return True
 
 
-# PostgreSQL takes every test row of a verdict in one statement with one parameter, the rows'
-# JSON, which it splits itself. An executemany sends each row as a statement of its own, and
-# psycopg's pipelining of them cost about 6 ms of the worker's CPU for bleu_1gram's 68 rows
-# (SQLAlchemy's multi-row VALUES, 4 ms more to render).
+_SUBMISSIONS = cast(Table, Submission.__table__)
+_TEST_RESULTS = cast(Table, TestResultRow.__table__)
+# What the webhooks need to know of a verdict's row comes back with its update: most verdicts
+# call for none, and then nothing more is read before the commit.
+_HOOKS = (_SUBMISSIONS.c.callback_url, _SUBMISSIONS.c.webhook_batch_id)
+_WORK = (_SUBMISSIONS.c.mode, _SUBMISSIONS.c.user_id, _SUBMISSIONS.c.problem_id,
+         _SUBMISSIONS.c.assignment_id)
+
+
+def _step_by_step(session: Session, submission_id: int, token: str | None,
+                  values: dict[str, object], tests: list[TestResult]
+                  ) -> tuple[Any, list[int]] | None:
+    """The verdict's row, its tests and the LTI grades it changes, a statement each; (what the
+    row's update returned, the grades' ids), or None when the claim was lost."""
+    where = _holding(submission_id, token) if token else (Submission.id == submission_id)
+    hooks = session.execute(update(_SUBMISSIONS).where(where).values(values)
+                            .returning(*_HOOKS, *_WORK)).first()
+    if hooks is None:
+        return None
+    if token is None:
+        # Only a row this claim did not hold may be done already, with tests stored. A running
+        # row has none: they are written with the verdict, and cleared when a done row is
+        # queued again (``reset_for_rejudge``).
+        session.query(TestResultRow).filter(TestResultRow.submission_id == submission_id).delete()
+    if tests:
+        session.execute(insert(TestResultRow), [{"submission_id": submission_id, **row}
+                                                 for row in _test_rows(tests)])
+    # A hand-in's verdict may change the learner's grade on an LMS's line item (service.lti.grades).
+    grades = (lti_grades.touch_work(session, hooks.user_id, hooks.problem_id, hooks.assignment_id)
+              if hooks.mode == HANDED_IN else [])
+    return hooks, grades
+
+
+# PostgreSQL takes a verdict's row, its tests and the LTI grades it changes in one statement:
+# data-modifying CTEs, all done or none. The tests come as one parameter, the rows' JSON, which
+# PostgreSQL splits itself (json_to_recordset): an executemany sent each row on its own, and
+# psycopg's pipelining of bleu_1gram's 68 cost about 6 ms of the worker's CPU. Five round trips
+# (BEGIN, three statements, COMMIT) become one in autocommit, or three with webhooks to write.
 _RECORDS = func.json_to_recordset(bindparam("rows", type_=JSON)).table_valued(
     column("position", Integer), column("name", String), column("visibility", String),
     column("status", String), column("data", JSON)).render_derived(with_types=True)
-_TESTS_FROM_JSON = insert(cast(Table, TestResultRow.__table__)).from_select(  # Core: no ORM bulk
-    ["submission_id", "position", "name", "visibility", "status", "data"],
-    select(bindparam("submission_id", type_=Integer), _RECORDS.c.position, _RECORDS.c.name,
-           _RECORDS.c.visibility, _RECORDS.c.status, _RECORDS.c.data))
 
 
-def _write_tests(session: Session, submission_id: int, tests: list[TestResult]) -> None:
-    rows = [{"position": position, "name": safe_text(test.name),
+# The verdict's columns, bound by name: the statement is built once, and each verdict only
+# binds its values (building and keying it afresh cost about 2 ms of the worker's CPU).
+_VERDICT_COLUMNS = ("status", "verdict", "score", "message", "finished_at", "lease_token",
+                    "lease_expires_at")
+
+
+def _verdict_in_one() -> Any:
+    done = (update(_SUBMISSIONS).where(
+        _SUBMISSIONS.c.id == bindparam("submission_id"),
+        _SUBMISSIONS.c.lease_token == bindparam("token"),
+        _SUBMISSIONS.c.status == SubmissionStatus.RUNNING)
+        .values({name: bindparam(f"new_{name}", type_=_SUBMISSIONS.c[name].type)
+                 for name in _VERDICT_COLUMNS})
+        .returning(_SUBMISSIONS.c.id, *_HOOKS, *_WORK).cte("done"))
+    stored = insert(_TEST_RESULTS).from_select(
+        ["submission_id", "position", "name", "visibility", "status", "data"],
+        select(done.c.id, _RECORDS.c.position, _RECORDS.c.name, _RECORDS.c.visibility,
+               _RECORDS.c.status, _RECORDS.c.data).select_from(done).join(_RECORDS, true()))
+    grades = (lti_grades.work_made_pending(done.c.user_id, done.c.problem_id, done.c.assignment_id,
+                                           bindparam("now", type_=DateTime))
+              .where(done.c.mode == HANDED_IN).cte("grades"))
+    return (select(*(done.c[c.name] for c in (*_HOOKS, *_WORK)),
+                   select(func.array_agg(grades.c.id)).scalar_subquery().label("grades"))
+            .add_cte(stored.cte("tests")))
+
+
+_VERDICT_IN_ONE = _verdict_in_one()
+
+
+def _in_one_statement(session: Session, submission_id: int, token: str,
+                      values: dict[str, object], tests: list[TestResult]
+                      ) -> tuple[Any, list[int]] | None:
+    row = session.execute(_VERDICT_IN_ONE, {
+        "submission_id": submission_id, "token": token, "rows": _test_rows(tests),
+        "now": utcnow(), **{f"new_{name}": values[name] for name in _VERDICT_COLUMNS}}).first()
+    return None if row is None else (row, list(row.grades or []))
+
+
+def _test_rows(tests: list[TestResult]) -> list[dict[str, Any]]:
+    return [{"position": position, "name": safe_text(test.name),
              "visibility": test.visibility.value, "status": test.status.value, "data": data}
             for position, (test, data) in enumerate(zip(tests, stored_tests(tests), strict=True))]
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(_TESTS_FROM_JSON, {"submission_id": submission_id, "rows": rows})
-    else:  # SQLite runs an executemany in-process, without a round trip per row
-        session.execute(insert(TestResultRow), [{"submission_id": submission_id, **row}
-                                                 for row in rows])
 
 
 def confirm(session: Session, submission_id: int, token: str) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import or_, update
+from sqlalchemy import ColumnElement, Update, or_, update
 from sqlalchemy.orm import Session
 
 from service.db.models import LtiGradeSync, utcnow
@@ -30,7 +30,7 @@ class SyncState(StrEnum):
     NO_LINE_ITEM = "no_item"  # the link has no line item to send to
 
 
-def pending_values(now: datetime) -> dict[str, object]:
+def pending_values(now: ColumnElement[datetime] | datetime) -> dict[str, object]:
     """A row made pending. Its lease goes too: a sender working on it meanwhile worked out an
     older grade, and must not write its outcome over this (``grades.deliver``); the message
     that follows this change sends the newer one."""
@@ -38,13 +38,22 @@ def pending_values(now: datetime) -> dict[str, object]:
             "lease_until": None}
 
 
-def touch_work(session: Session, user_id: int, problem_id: int, assignment_id: int | None) -> list[int]:
-    """The learner's rows a judged or re-scored hand-in may change, made pending (not committed)."""
+def work_made_pending(user_id: ColumnElement[int] | int, problem_id: ColumnElement[int] | int,
+                      assignment_id: ColumnElement[int | None] | int | None,
+                      now: ColumnElement[datetime] | datetime) -> Update:
+    """The UPDATE that makes pending the learner's rows a judged or re-scored hand-in may change,
+    returning their ids. The ids may be columns of a statement it is part of (``lifecycle``'s
+    verdict: a NULL assignment matches no row, as None does here), and ``now`` a parameter."""
     target = LtiGradeSync.problem_id == problem_id
     if assignment_id is not None:
         target = or_(target, LtiGradeSync.assignment_id == assignment_id)
-    return list(session.scalars(update(LtiGradeSync).where(LtiGradeSync.user_id == user_id, target)
-                                .values(**pending_values(utcnow())).returning(LtiGradeSync.id)
+    return (update(LtiGradeSync).where(LtiGradeSync.user_id == user_id, target)
+            .values(**pending_values(now)).returning(LtiGradeSync.id))
+
+
+def touch_work(session: Session, user_id: int, problem_id: int, assignment_id: int | None) -> list[int]:
+    """The learner's rows a judged or re-scored hand-in may change, made pending (not committed)."""
+    return list(session.scalars(work_made_pending(user_id, problem_id, assignment_id, utcnow())
                                 .execution_options(synchronize_session=False)))
 
 

@@ -157,15 +157,17 @@ def test_database_restart_and_api_kill(cluster: Cluster, tmp_path: Path,
 
 class CommitAnswerCutter:
     """A TCP proxy in front of PostgreSQL. On the connection that stores a verdict (the UPDATE
-    of ``lifecycle.finish``, known by its RETURNING), it lets the next COMMIT reach the server,
-    then closes both sides when the server answers, without passing the answer on: the database
-    took the commit, and the worker hears only that its connection died. Once."""
+    of ``lifecycle.finish``, known by its RETURNING), it lets the commit reach the server, then
+    closes both sides when the server answers, without passing the answer on: the database took
+    the commit, and the worker hears only that its connection died. Once. The commit is the
+    next COMMIT, or with ``commits_itself`` (a verdict that calls for no webhook, stored in
+    autocommit) the verdict's statement itself."""
 
-    MARK = b"RETURNING submissions.callback_url, submissions.webhook_batch_id"
+    MARK = b"RETURNING submissions.id, submissions.callback_url, submissions.webhook_batch_id"
     COMMIT = b"Q\x00\x00\x00\x0bCOMMIT\x00"  # a simple query: its length (11), the text, NUL
 
-    def __init__(self, upstream: tuple[str, int]) -> None:
-        self.upstream = upstream
+    def __init__(self, upstream: tuple[str, int], commits_itself: bool = False) -> None:
+        self.upstream, self.commits_itself = upstream, commits_itself
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.cut = threading.Event()
@@ -187,7 +189,7 @@ class CommitAnswerCutter:
         with contextlib.suppress(OSError):
             while data := client.recv(65536):
                 storing = storing or (self.MARK in data and not self.cut.is_set())
-                if storing and self.COMMIT in data:
+                if storing and (self.commits_itself or self.COMMIT in data):
                     storing = False
                     self.cut.set()
                     holding.set()
@@ -221,13 +223,15 @@ def _announced_done(feed: redis.client.PubSub, submission_id: int, timeout: floa
     return seen
 
 
+@pytest.mark.parametrize("webhook", [True, False], ids=["with a webhook", "committing itself"])
 def test_a_verdict_whose_commit_answer_was_lost_is_announced_logged_and_hooked_once(
-        client: TestClient, tokens: Tokens, tmp_path: Path) -> None:
+        client: TestClient, tokens: Tokens, tmp_path: Path, webhook: bool) -> None:
     settings = get_settings()
     database = make_url(settings.resolved_database_url())
     if database.get_backend_name() != "postgresql" or not settings.broker_url.startswith("redis://"):
         pytest.skip("needs the session's PostgreSQL and Redis")
-    cutter = CommitAnswerCutter((database.host or "127.0.0.1", database.port or 5432))
+    cutter = CommitAnswerCutter((database.host or "127.0.0.1", database.port or 5432),
+                                commits_itself=not webhook)
     workers = Workers(tmp_path)
     broker = redis.Redis.from_url(settings.broker_url)
     feed = broker.pubsub()  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
@@ -236,7 +240,7 @@ def test_a_verdict_whose_commit_answer_was_lost_is_announced_logged_and_hooked_o
         hide_password=False))
     try:
         submission_id = store_submission(mode="submit", status=SubmissionStatus.QUEUED,
-                                         callback_url="https://example.org/hook")
+                                         callback_url="https://example.org/hook" if webhook else None)
         workers.send(submission_id)
         # Within the first retry's second of back-off, and a little more: a verdict announced
         # after the retry, or never (the retry took the stored row for done and skipped it).
@@ -246,7 +250,7 @@ def test_a_verdict_whose_commit_answer_was_lost_is_announced_logged_and_hooked_o
                  if f"] submission {submission_id} (" in line]  # the line itself, not a retry quoting it
         assert len(lines) == 1, lines
         # The delivery, written with the verdict, has its message waiting (no webhook worker here).
-        assert broker.llen(f"{workers.prefix}webhooks") == 1
+        assert broker.llen(f"{workers.prefix}webhooks") == (1 if webhook else 0)
     finally:
         workers.stop_all()
         feed.close()

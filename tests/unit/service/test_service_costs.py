@@ -1,5 +1,5 @@
-"""What a verdict costs the service: the worker reads the claimed row once, in the claim's own
-transaction; a posted submission's answer reads nothing the checks had read; a pooled connection
+"""What a verdict costs the service: the worker's claim returns the row it claimed, which
+nothing reads again; a posted submission's answer reads nothing the checks had read; a pooled connection
 is checked at check-out without a query, while one the server closed is still replaced; and the
 API's start-up objects are kept out of the collector's scans."""
 
@@ -37,7 +37,7 @@ def statements() -> Iterator[list[str]]:
     event.remove(engine, "before_cursor_execute", record)
 
 
-def test_a_judged_submission_is_read_once_and_its_version_without_files(
+def test_a_judged_submission_is_read_by_its_claim_alone(
         client: TestClient, statements: list[str]) -> None:
     with new_session() as session:  # the first of a version's loads its files, once
         jobs.judge_submission(session, store_submission(user="test-learner", mode="submit"),
@@ -48,10 +48,11 @@ def test_a_judged_submission_is_read_once_and_its_version_without_files(
         assert jobs.judge_submission(session, submission_id, ExecSandbox) is jobs.JobResult.DONE
     judging = list(statements)
     assert stored_row(submission_id).verdict == "accepted"
-    reads = [s for s in judging if s.startswith("SELECT") and "FROM submissions" in s]
-    assert len(reads) == 1, reads  # the claim's own, joined with its version
-    versions = [s for s in judging if "problem_versions.files" in s]
-    assert versions == [], versions  # the version's problem is cached: its files stay unread
+    claims = [s for s in judging if s.startswith("UPDATE submissions") and "RETURNING" in s]
+    assert len(claims) == 2, judging  # the claim, returning the row; the verdict
+    # The version's problem is cached: neither its row nor the submission's is read again.
+    reads = [s for s in judging if s.startswith("SELECT")]
+    assert reads == [], reads
 
 
 def test_a_connection_the_server_closed_is_replaced_and_a_live_one_kept() -> None:

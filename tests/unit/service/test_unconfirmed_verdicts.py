@@ -40,7 +40,8 @@ class CommitReplyLost:
         self.armed = True
         self.real_finish = lifecycle.finish
 
-    def finish(self, session: Session, submission_id: int, token: str | None, report: Any) -> bool:
+    def finish(self, session: Session, submission_id: int, token: str | None, report: Any,
+               webhooks: bool = True) -> bool:
         self.tokens.append(token)
         real_commit = session.commit
 
@@ -53,7 +54,7 @@ class CommitReplyLost:
         if self.armed:
             self.armed = False
             session.commit = commit  # type: ignore[method-assign]  # this session's alone
-        return self.real_finish(session, submission_id, token, report)
+        return self.real_finish(session, submission_id, token, report, webhooks)
 
 
 @pytest.fixture
