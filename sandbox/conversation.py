@@ -225,19 +225,27 @@ class _Tests:
                 return True
 
     def _send_ahead(self) -> None:
+        """Top up the frames waiting, once they are down to half the depth, in one send: the
+        host, dockerd, the shim and the supervisor each wake once for several frames, not once
+        a test (bleu_1gram's 68 tests: 9 sends, where there were 68)."""
+        if len(self.ahead) > max(1, self.depth // 2):
+            return
         tests = self.payload.tests
+        batch: list[bytes] = []
         while self.next < len(tests) and len(self.ahead) <= self.depth and (
                 not self.ahead or (self._waiting_bytes() + len(tests[self.next].frame) <= AHEAD_BYTES
                                    and self.next != self.payload.shown)):
             now = time.monotonic()
             if now >= self.wall:
-                return
+                break
             if self.fresh:
-                self.channel.send(frame(FRESH))
+                batch.append(frame(FRESH))
                 self.fresh = False
-            self.channel.send(tests[self.next].frame)
+            batch.append(tests[self.next].frame)
             self.ahead.append((self.next, now))
             self.next += 1
+        if batch:
+            self.channel.send(b"".join(batch))
 
     def _waiting_bytes(self) -> int:
         """The bytes of the frames sent behind the test running (the first in ``ahead``)."""

@@ -43,9 +43,15 @@ class Scripted:
     def __init__(self, replies: list[Reply]) -> None:
         self.replies = replies
         self.sent: list[Any] = []
+        self.sends = 0
 
     def send(self, data: bytes) -> None:
-        self.sent.append(json.loads(data.split(b"\n", 1)[1]))
+        """Each frame of the data: a length line, then that many bytes of JSON."""
+        self.sends += 1
+        while data:
+            size, rest = data.split(b"\n", 1)
+            self.sent.append(json.loads(rest[:int(size)]))
+            data = rest[int(size):]
 
     def next_line(self, deadline: float) -> bytes | None:
         if not self.replies:
@@ -203,6 +209,31 @@ def test_after_a_refused_claim_one_frame_at_most_waits() -> None:
     # while the five set aside are read; then FRESH and tests 1 and 2, and one more at a time.
     assert sent_when == [1, 7, 7, 7, 7, 7, 7, 10, 11, 12, 13, 13]
     assert channel.sent[7] == "fresh" and result.finished
+
+
+def test_frames_go_in_batches_once_half_the_depth_has_run() -> None:
+    """Every hop of a frame wakes a process (the host's send, dockerd, the shim, the
+    supervisor): the frames ahead are topped up once they fall to half the depth, in one send."""
+    waiting: list[int] = []  # before each test's record: its frame and those sent after it
+
+    class Counting(Scripted):
+        answered = -1  # the import's record comes first
+
+        def next_line(self, deadline: float) -> bytes | None:
+            if self.answered >= 0:
+                waiting.append(len(self.sent) - 1 - self.answered)
+            self.answered += 1
+            return super().next_line(deadline)
+
+    tests = 40
+    channel = Counting([LOADED, *(step(seq=seq, claim=returned(1.0, [["a", "b"]]))
+                                  for seq in range(tests))])
+    result = converse(channel, payload(tests), time.monotonic())
+    assert [r.outcome for r in result.results] == [Outcome.RETURNED] * tests and result.finished
+    # The start; tests 0-16 (the one to run and sixteen behind it); 17-25, 26-34 and 35-39,
+    # each once eight were left waiting; the end.
+    assert channel.sends == 6
+    assert waiting == [*range(17, 8, -1)] * 3 + [*range(13, 0, -1)]
 
 
 def test_the_start_names_the_isolation() -> None:
