@@ -7,7 +7,8 @@ a judging worker or the API call the platform.
 
 Sending reads the grade afresh (so it is idempotent: the newest grade goes, however many
 messages asked), claims the row under a lease (two messages never post it at once), takes a token
-(``tokens``) and posts the score. A failure is tried again after each wait of
+(``tokens``) and posts the score, stamped with the moment its grade was read, only if no change
+took the lease meanwhile. A failure is tried again after each wait of
 JUDGE_LTI_SCORE_BACKOFF_SECONDS, then given up with its error kept, for the instructor to see
 and send again. The webhook worker's sweep sends what is due and what a lost message left.
 """
@@ -97,6 +98,16 @@ def _claim(session: Session, sync_id: int, now: datetime) -> datetime | None:
     return lease if getattr(claimed, "rowcount", 0) else None
 
 
+def _still_held(session: Session, sync_id: int, lease: datetime) -> bool:
+    """Whether the row still holds ``lease``, seen after what was read before (the read's
+    transaction ends first: SQLite would answer from the snapshot it began with)."""
+    session.commit()
+    held = session.scalar(select(LtiGradeSync.id).where(LtiGradeSync.id == sync_id,
+                                                        LtiGradeSync.lease_until == lease))
+    session.commit()
+    return held is not None
+
+
 def _settle(session: Session, sync_id: int, lease: datetime, **values: object) -> bool:
     """Write an attempt's outcome and end its lease, only while the row still holds ``lease``:
     a verdict, a score or an assignment that changed the grade meanwhile made the row pending
@@ -115,11 +126,12 @@ def scores_url(lineitem_url: str) -> str:
     return f"{path.rstrip('/')}/scores" + (f"?{query}" if query else "")
 
 
-def _post(session: Session, platform: LtiPlatform, lineitem_url: str, sub: str, grade: Grade) -> None:
+def _post(session: Session, platform: LtiPlatform, lineitem_url: str, sub: str, grade: Grade,
+          read_at: datetime) -> None:
     body = {"userId": sub, "scoreGiven": round(grade.given, 6), "scoreMaximum": grade.maximum,
             "activityProgress": "Completed" if grade.completed else "Submitted",
             "gradingProgress": "FullyGraded", "comment": grade.comment,
-            "timestamp": datetime.now(UTC).isoformat(timespec="microseconds")}
+            "timestamp": read_at.isoformat(timespec="microseconds")}
     what = f"a score to platform {platform.name!r}"
     for retry in (False, True):
         token = tokens.access_token(session, platform, (c.SCOPE_SCORE,))
@@ -141,6 +153,10 @@ def deliver(session: Session, sync_id: int) -> str:
     row = session.get(LtiGradeSync, sync_id)
     if row is None:
         return "skipped"
+    # The score is stamped with the moment before its grade is read, not the moment it is posted:
+    # an attempt that a change overtook posts, if at all, an older stamp than the attempt that
+    # sends the change, and a platform keeps the newer (AGS: one older than the last is refused).
+    read_at = datetime.now(UTC)
     grade = grade_of(session, row)
     if isinstance(grade, SyncState):
         return grade.value if _settle(session, sync_id, lease, state=grade.value) else SUPERSEDED
@@ -148,11 +164,15 @@ def deliver(session: Session, sync_id: int) -> str:
     platform = session.get(LtiPlatform, context.platform_id) if context is not None else None
     sub = session.scalar(select(LtiUser.sub).where(LtiUser.user_id == row.user_id,
                                                    LtiUser.issuer == (platform.issuer if platform else "")))
+    if not _still_held(session, sync_id, lease):
+        # A change made the row pending while its grade was read: its own message sends it, and
+        # this one would post a grade it may already have changed, or the same one twice.
+        return SUPERSEDED
     attempts = row.attempts + 1
     try:
         if platform is None or sub is None or row.link.lineitem_url is None:
             raise PlatformError("the learner is not known to the link's platform (no launch, no roster)")
-        _post(session, platform, row.link.lineitem_url, sub, grade)
+        _post(session, platform, row.link.lineitem_url, sub, grade, read_at)
     except PlatformError as exc:
         error = exc.message[:300]
         waits = get_settings().lti_score_backoff_seconds

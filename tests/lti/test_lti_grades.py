@@ -7,14 +7,18 @@ from __future__ import annotations
 import subprocess
 import time
 import uuid
+from datetime import UTC, datetime
 from typing import Any
+
+import pytest
 
 from service.db.models import LtiGradeSync, utcnow
 from service.db.session import session_scope
 from service.lti import grades
+from service.lti.grade_marks import pending_values
 from tests.lti.conftest import INSTRUCTOR, LEARNER, LmsBrowser, new_admin, register_by_hand
 from tests.lti.platform import Platform, auto_post_form
-from tests.lti.test_lti_story import RIGHT, deep_link, hand_in, register_dynamically
+from tests.lti.test_lti_story import RIGHT, WRONG, deep_link, hand_in, register_dynamically
 from tests.utils.courses import assignment_body
 
 
@@ -130,3 +134,61 @@ def test_a_grade_worked_out_before_a_verdict_never_overwrites_it(
     [score] = lms.wait_for_scores(str(lms.links[link].line_item_id), 1)
     assert score["scoreGiven"] == 1
     settled(me["name"], "sent")
+
+
+def test_a_grade_read_before_a_verdict_is_not_posted_and_a_score_is_stamped_when_read(
+        judge: str, grade_sender: subprocess.Popen[bytes], lms: Platform,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sender reads a grade, and a verdict lands before it posts: it posts nothing, and the
+    verdict's own message sends the new grade, once. Before, it posted what it had read (an
+    extra score, or one older than the verdict's after it; seen in CI: 0.0 after the 1.0 was
+    due). A score's timestamp is the moment before its grade was read, so that a post a change
+    overtook carries an older one, which a platform keeps below the newer."""
+    register_dynamically(judge, lms, new_admin())
+    tag = uuid.uuid4().hex[:6]
+    lms.add_user("tess", f"Tess {tag}", "tess@example.org", roles=[INSTRUCTOR])
+    lms.add_user("ann", f"Ann {tag}", "ann@example.org", roles=[LEARNER])
+    [link] = deep_link(judge, lms, LmsBrowser(judge), ["secret_lookup"])
+    item = str(lms.links[link].line_item_id)
+    learner = LmsBrowser(judge)
+    assert learner.launch(lms.launch_start_url("ann", link)).status_code == 303
+    name = learner.api("GET", "/me").json()["name"]
+    assert hand_in(learner, "secret_lookup", WRONG)["verdict"] == "wrong_answer"
+    assert [s["scoreGiven"] for s in lms.wait_for_scores(item, 1)] == [0.0]
+    settled(name, "sent")
+    with session_scope() as session:
+        [sync_id] = [row.id for row in session.query(LtiGradeSync).all() if row.user.name == name]
+        session.query(LtiGradeSync).filter(LtiGradeSync.id == sync_id).update(pending_values(utcnow()))
+
+    read = grades.grade_of
+    reads: list[datetime] = []  # when each attempt began to read its grade
+    verdict_meanwhile = True
+
+    def reading(session: Any, row: LtiGradeSync) -> object:
+        nonlocal verdict_meanwhile
+        reads.append(datetime.now(UTC))
+        grade = read(session, row)
+        if verdict_meanwhile:
+            verdict_meanwhile = False
+            assert hand_in(learner, "secret_lookup", RIGHT)["verdict"] == "accepted"
+        return grade
+
+    monkeypatch.setattr(grades, "grade_of", reading)
+    with session_scope() as session:
+        assert grades.deliver(session, sync_id) == grades.SUPERSEDED
+    lms.wait_for_scores(item, 2)
+    settled(name, "sent")
+    assert [(s["scoreGiven"], s["activityProgress"]) for s in lms.scores(item)] == [
+        (0.0, "Submitted"), (1.0, "Completed")]
+    assert lms.refusals == []  # nor was a stale one posted and refused
+
+    # Sent again by hand: stamped before the grade was read, after the attempt began.
+    with session_scope() as session:
+        session.query(LtiGradeSync).filter(LtiGradeSync.id == sync_id).update(pending_values(utcnow()))
+    began = datetime.now(UTC)
+    with session_scope() as session:
+        assert grades.deliver(session, sync_id) == "sent"
+    stamp = datetime.fromisoformat(lms.wait_for_scores(item, 3)[-1]["timestamp"])
+    assert began <= stamp <= reads[-1]
+    time.sleep(0.5)  # nothing else follows
+    assert len(lms.scores(item)) == 3
