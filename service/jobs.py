@@ -216,7 +216,7 @@ def judge_submission(session: Session, submission_id: int, make_sandbox: Sandbox
             submission.attempts <= get_settings().internal_error_retries):
         lifecycle.release(session, submission_id, token, report.message, refund=False)
         return JobResult.RETRY
-    webhooks = submission.callback_url is not None or submission.webhook_batch_id is not None
+    webhooks = lifecycle.calls_webhooks(submission)
     try:
         stored = _store(session, submission_id, token, report, mode, claimed_at, webhooks)
     except VerdictUnconfirmed:

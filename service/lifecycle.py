@@ -222,14 +222,19 @@ def finish(session: Session, submission_id: int, token: str | None, report: Repo
         return False
     hooks, grades = stored
     # The webhooks the verdict calls for commit with it, or not at all (service.webhooks).
-    called = hooks.callback_url is not None or hooks.webhook_batch_id is not None
-    deliveries = outbox.on_verdict(session, submission_id) if called else []
+    deliveries = outbox.on_verdict(session, submission_id) if calls_webhooks(hooks) else []
     session.commit()
     session.expire_all()
     announcements.announce(submission_id, SubmissionStatus.DONE, verdict)
     outbox.enqueue(deliveries)
     lti_grades.enqueue(grades)
     return True
+
+
+def calls_webhooks(row: Any) -> bool:
+    """Whether a submission (its row, or what its verdict's update returned) calls for webhooks
+    on its verdict: its own callback, or its batch's."""
+    return row.callback_url is not None or row.webhook_batch_id is not None
 
 
 _SUBMISSIONS = cast(Table, Submission.__table__)
